@@ -1,0 +1,80 @@
+"""The `coach` command. Its output formats are a contract other tools depend on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from coach.config import get_settings
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Interview readiness coach")
+bank_app = typer.Typer(no_args_is_help=True, help="Validate and describe the question bank")
+app.add_typer(bank_app, name="bank")
+
+FACTS_DEFAULT = Path("../shared/reference/domain-facts.md")
+
+
+def _root(root: Path | None) -> Path:
+    return root or get_settings().content_dir
+
+
+def facts_text(path: Path | None, root: Path) -> str | None:
+    """The fact sheet beside the checkout, if present (CI and developers have it)."""
+    candidate = path or (root / FACTS_DEFAULT)
+    return candidate.read_text(encoding="utf-8") if candidate.exists() else None
+
+
+@bank_app.command("check")
+def bank_check(
+    root: Path | None = typer.Option(None, help="Content root (default: the project)"),
+    facts: Path | None = typer.Option(None, help="domain-facts.md to verify literal numbers against"),
+) -> None:
+    """Validate all content. Exit 0 when valid; otherwise one line per problem naming the file and the id."""
+    from coach.content.checks import check_bank
+    from coach.content.loader import load_bank_collecting
+
+    base = _root(root)
+    bank, problems = load_bank_collecting(base)
+    sheet = facts_text(facts, base)
+    if not problems:
+        problems = check_bank(bank, sheet)
+    for problem in problems:
+        typer.echo(str(problem))
+    if problems:
+        typer.echo(f"{len(problems)} problem(s)", err=True)
+        raise typer.Exit(1)
+    note = "" if sheet is not None else " (fact sheet not found: literal numbers not verified)"
+    typer.echo(f"ok: {len(bank.items)} items, {len(bank.rubrics)} rubrics, {len(bank.concepts)} concepts{note}")
+
+
+@bank_app.command("stats")
+def bank_stats(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON"),
+    root: Path | None = typer.Option(None, help="Content root (default: the project)"),
+) -> None:
+    """Counts per module, by difficulty and by type."""
+    from coach.content.loader import load_bank
+    from coach.content.stats import bank_stats as compute_stats
+
+    from coach.content.loader import BankLoadError
+
+    try:
+        stats = compute_stats(load_bank(_root(root)))
+    except BankLoadError as exc:
+        for problem in exc.problems:
+            typer.echo(str(problem), err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(stats, indent=2))
+        return
+    for m in stats["modules"]:
+        d, t = m["by_difficulty"], m["by_type"]
+        typer.echo(f"{m['id']:<26} {m['items']:>3} items  easy {d['easy']:>2} medium {d['medium']:>2} "
+                   f"hard {d['hard']:>2}  mcq {t['mcq']:>2} short {t['short']:>2}")
+    typer.echo(f"concepts: {stats['concepts']}")
+
+
+def main() -> None:  # pragma: no cover
+    app()

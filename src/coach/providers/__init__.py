@@ -1,0 +1,1 @@
+"""The only layer that imports openai, langchain-core or sentence-transformers."""

@@ -1,0 +1,53 @@
+"""Protocols the rest of the coach depends on; concrete providers live beside this file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+Matrix = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Sentence embeddings, L2-normalised, one row per text."""
+
+    name: str
+
+    def embed(self, texts: Sequence[str]) -> Matrix: ...
+
+
+@runtime_checkable
+class TokenEmbedder(Protocol):
+    """Contextual token embeddings (L2-normalised rows) for token-level alignment."""
+
+    name: str
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[tuple[list[str], Matrix]]: ...
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: str  # "system" | "user" | "assistant"
+    content: str
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    text: str
+    model: str
+    finish_reason: str | None = None  # "length" means the reply was truncated
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """One chat-completions call. Implementations raise ProviderError on any failure."""
+
+    name: str
+
+    def complete(self, messages: Sequence[ChatMessage], *, temperature: float = 0.0,
+                 json_mode: bool = True) -> ChatReply: ...

@@ -55,10 +55,8 @@ def bank_stats(
     root: Path | None = typer.Option(None, help="Content root (default: the project)"),
 ) -> None:
     """Counts per module, by difficulty and by type."""
-    from coach.content.loader import load_bank
+    from coach.content.loader import BankLoadError, load_bank
     from coach.content.stats import bank_stats as compute_stats
-
-    from coach.content.loader import BankLoadError
 
     try:
         stats = compute_stats(load_bank(_root(root)))

@@ -1,0 +1,23 @@
+"""Plain-text helpers shared by the graders: sentence/clause splitting and normalisation."""
+
+from __future__ import annotations
+
+import re
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+
+def sentences(text: str) -> list[str]:
+    """Split an answer into sentences; very long sentences are further split at commas."""
+    parts = [p.strip() for p in _SENTENCE.split(text) if p and p.strip()]
+    out: list[str] = []
+    for p in parts:
+        if len(p.split()) > 40:
+            out.extend(s.strip() for s in p.split(",") if s.strip())
+        else:
+            out.append(p)
+    return out
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())

@@ -69,8 +69,10 @@ def bank_stats(
         return
     for m in stats["modules"]:
         d, t = m["by_difficulty"], m["by_type"]
-        typer.echo(f"{m['id']:<26} {m['items']:>3} items  easy {d['easy']:>2} medium {d['medium']:>2} "
-                   f"hard {d['hard']:>2}  mcq {t['mcq']:>2} short {t['short']:>2}")
+        typer.echo(
+            f"{m['id']:<26} {m['items']:>3} items  easy {d['easy']:>2} medium {d['medium']:>2} "
+            f"hard {d['hard']:>2}  mcq {t['mcq']:>2} short {t['short']:>2}"
+        )
     typer.echo(f"concepts: {stats['concepts']}")
 
 

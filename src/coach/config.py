@@ -15,9 +15,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="COACH_", extra="ignore")
 
     content_dir: Path = Field(default=PROJECT_ROOT, description="Folder holding questions/, rubrics/, concepts/")
-    llm_api_key: str | None = Field(
-        default=None, validation_alias=AliasChoices("COACH_LLM_API_KEY", "OPENAI_API_KEY")
-    )
+    llm_api_key: str | None = Field(default=None, validation_alias=AliasChoices("COACH_LLM_API_KEY", "OPENAI_API_KEY"))
     llm_base_url: str | None = Field(
         default=None, validation_alias=AliasChoices("COACH_LLM_BASE_URL", "OPENAI_BASE_URL")
     )
@@ -29,6 +27,7 @@ class Settings(BaseSettings):
     llm_max_retries: int = 3
     database_url: str = "sqlite:///coach.db"
     max_answer_chars: int = 4000
+    state_dir: Path = Field(default=PROJECT_ROOT / ".coach", description="Working files (attempts in progress)")
 
     @property
     def judge_enabled(self) -> bool:

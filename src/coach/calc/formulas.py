@@ -280,7 +280,12 @@ def link_gb_s(link_id: str) -> float:
 
 @calculator()
 def decode_step_floor_seconds(
-    model_id: str, hw_id: str, dtype: str = "bf16", tp: int = 1, batch: int = 0, context: int = 0,
+    model_id: str,
+    hw_id: str,
+    dtype: str = "bf16",
+    tp: int = 1,
+    batch: int = 0,
+    context: int = 0,
     kv_dtype: str = "bf16",
 ) -> float:
     """Lower bound on one decode step: (weights + batch·context·KV bytes) / (tp · HBM bandwidth)."""

@@ -44,8 +44,11 @@ class Bank:
         return [i for i in self.items.values() if i.module == module_id and i.status == Status.PUBLISHED]
 
     def ready_modules(self) -> list[Module]:
-        return [self.modules[m] for m in self.path.modules
-                if m in self.modules and self.modules[m].status == ModuleStatus.READY and self.published(m)]
+        return [
+            self.modules[m]
+            for m in self.path.modules
+            if m in self.modules and self.modules[m].status == ModuleStatus.READY and self.published(m)
+        ]
 
     def prerequisites(self, module_id: str) -> tuple[str, ...]:
         if module_id in self.path.prerequisites:

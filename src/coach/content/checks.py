@@ -122,7 +122,9 @@ def _check_item(bank: Bank, item: Item, sheet: set[str] | None) -> list[str]:
             if not opt.correct and wrong:
                 expected = {calcs[w].misconception for w in wrong}
                 if opt.misconception not in expected:
-                    msgs.append(f"distractor from {wrong[0]} should be tagged misconception {sorted(map(str, expected))}")
+                    msgs.append(
+                        f"distractor from {wrong[0]} should be tagged misconception {sorted(map(str, expected))}"
+                    )
     if isinstance(item, ShortItem):
         rubric = bank.rubrics.get(item.rubric)
         if rubric is None:
@@ -185,5 +187,8 @@ def _check_unique_stems(bank: Bank) -> list[Problem]:
     for item in bank.items.values():
         if item.status != Status.DRAFT:
             seen[_norm(item.stem)].append(item.id)
-    return [Problem(bank.sources.get("item" + ids[1], "?"), ids[1], f"stem repeats item {ids[0]}")
-            for ids in seen.values() if len(ids) > 1]
+    return [
+        Problem(bank.sources.get("item" + ids[1], "?"), ids[1], f"stem repeats item {ids[0]}")
+        for ids in seen.values()
+        if len(ids) > 1
+    ]

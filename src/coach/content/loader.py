@@ -51,8 +51,9 @@ def _read_yaml(path: Path, root: Path, problems: list[Problem]) -> Any:
         return None
 
 
-def _parse(model: type[BaseModel] | TypeAdapter[Any], data: Any, where: str, record: str | None,
-           problems: list[Problem]) -> Any:
+def _parse(
+    model: type[BaseModel] | TypeAdapter[Any], data: Any, where: str, record: str | None, problems: list[Problem]
+) -> Any:
     try:
         if isinstance(model, TypeAdapter):
             return model.validate_python(data)
@@ -94,7 +95,9 @@ def load_bank_collecting(root: Path) -> tuple[Bank, list[Problem]]:
 
     def remember(kind: str, record_id: str, where: str, store: dict[str, Any], value: Any) -> None:
         if record_id in store:
-            problems.append(Problem(where, record_id, f"duplicate {kind} id (also in {bank.sources[kind + record_id]})"))
+            problems.append(
+                Problem(where, record_id, f"duplicate {kind} id (also in {bank.sources[kind + record_id]})")
+            )
             return
         store[record_id] = value
         bank.sources[kind + record_id] = where
@@ -144,8 +147,9 @@ def load_bank_collecting(root: Path) -> tuple[Bank, list[Problem]]:
     return bank, problems
 
 
-def _load_items(item_file: Path, root: Path, module_id: str, bank: Bank, problems: list[Problem],
-                remember: Any) -> None:
+def _load_items(
+    item_file: Path, root: Path, module_id: str, bank: Bank, problems: list[Problem], remember: Any
+) -> None:
     where = _rel(item_file, root)
     data = _read_yaml(item_file, root, problems)
     if data is None:

@@ -10,8 +10,11 @@ import re
 
 from coach.calc.tables import HARDWARE, LINKS, MODELS
 
-_NAMES = sorted({m.name for m in MODELS.values()} | {h.name for h in HARDWARE.values()}
-                | {link.name for link in LINKS.values()}, key=len, reverse=True)
+_NAMES = sorted(
+    {m.name for m in MODELS.values()} | {h.name for h in HARDWARE.values()} | {link.name for link in LINKS.values()},
+    key=len,
+    reverse=True,
+)
 _NAME_TOKENS = re.compile(
     "|".join(re.escape(n) for n in _NAMES)
     + r"|\b(?:[A-Z]{1,4}\d+[A-Za-z0-9]*|[A-Za-z]+-\d+[A-Za-z0-9.-]*|Llama ?\d(?:\.\d)?(?: \d+B)?"

@@ -15,11 +15,13 @@ def bank_stats(bank: Bank) -> dict[str, Any]:
         if module is None:
             continue
         items = bank.published(module_id)
-        modules.append({
-            "id": module.id,
-            "title": module.title,
-            "items": len(items),
-            "by_difficulty": {d.value: sum(i.difficulty == d for i in items) for d in Difficulty},
-            "by_type": {t: sum(i.type == t for i in items) for t in ("mcq", "short")},
-        })
+        modules.append(
+            {
+                "id": module.id,
+                "title": module.title,
+                "items": len(items),
+                "by_difficulty": {d.value: sum(i.difficulty == d for i in items) for d in Difficulty},
+                "by_type": {t: sum(i.type == t for i in items) for t in ("mcq", "short")},
+            }
+        )
     return {"modules": modules, "concepts": len(bank.concepts)}

@@ -52,20 +52,29 @@ class GradingTarget(BaseModel):
     from_rubric: bool = True
 
 
-def target_from_rubric(key: str, question: str, reference: str, rubric: Rubric,
-                       catalogue: Mapping[str, Misconception]) -> GradingTarget:
+def target_from_rubric(
+    key: str, question: str, reference: str, rubric: Rubric, catalogue: Mapping[str, Misconception]
+) -> GradingTarget:
     mis_ids = dict.fromkeys(m for c in rubric.criteria for m in c.misconceptions)
     return GradingTarget(
         key=key,
         question=question,
         reference=reference,
         criteria=tuple(
-            CriterionSpec(id=c.id, description=c.description, weight=c.weight, dimension=c.dimension,
-                          phrasings=c.phrasings, misconceptions=c.misconceptions, relation=c.relation)
+            CriterionSpec(
+                id=c.id,
+                description=c.description,
+                weight=c.weight,
+                dimension=c.dimension,
+                phrasings=c.phrasings,
+                misconceptions=c.misconceptions,
+                relation=c.relation,
+            )
             for c in rubric.criteria
         ),
         misconceptions=tuple(
             MisconceptionSpec(id=m, statement=catalogue[m].statement, phrasings=catalogue[m].phrasings)
-            for m in mis_ids if m in catalogue
+            for m in mis_ids
+            if m in catalogue
         ),
     )

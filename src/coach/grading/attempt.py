@@ -1,0 +1,62 @@
+"""Grade a whole submitted attempt: MCQs exactly, short answers by rubric (embeddings, then the judge if on)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from coach.content.bank import Bank
+from coach.content.render import RenderedItem
+from coach.grading.dimensions import ItemResult, ScoreCard, score_card
+from coach.grading.embedding import EmbeddingGrader
+from coach.grading.mcq import grade_mcq
+from coach.grading.score import Flag, Score
+from coach.grading.target import GradingTarget, target_from_rubric
+from coach.session.runner import Attempt, AttemptState
+
+# Reviews embedding-graded short answers with an LLM judge and returns the combined scores, in order.
+JudgeReview = Callable[[Sequence[tuple[str, GradingTarget, Score]]], list[Score]]
+Progress = Callable[[int, int, str], None]
+
+
+def target_for(bank: Bank, item: RenderedItem) -> GradingTarget:
+    if item.rubric is None or item.rubric not in bank.rubrics:
+        raise ValueError(f"{item.id} has no rubric")
+    return target_from_rubric(
+        item.key, item.stem, item.model_answer or "", bank.rubrics[item.rubric], bank.misconceptions
+    )
+
+
+def grade_attempt(
+    attempt: Attempt,
+    bank: Bank,
+    grader: EmbeddingGrader,
+    judge: JudgeReview | None = None,
+    progress: Progress | None = None,
+) -> ScoreCard:
+    if attempt.state == AttemptState.IN_PROGRESS:
+        raise ValueError("grade an attempt only after its last answer")
+    total = len(attempt.items)
+    results: dict[int, ItemResult] = {}
+    shorts: list[tuple[int, str, GradingTarget, Score]] = []
+    for index, item in enumerate(attempt.items):
+        answer = attempt.answer_for(index)
+        if progress:
+            progress(index, total, f"Grading question {index + 1} of {total}")
+        if item.type == "mcq":
+            score = grade_mcq(item, None if answer is None or answer.skipped else answer.choice)
+        elif answer is None or answer.skipped or not (answer.text or "").strip():
+            score = Score(value=0.0, source="embedding", flags=(Flag.EMPTY,), notes=("Skipped: no answer given.",))
+        else:
+            target = target_for(bank, item)
+            score = grader.grade(answer.text or "", target)
+            shorts.append((index, answer.text or "", target, score))
+        results[index] = ItemResult(index=index, item=item, answer=answer, score=score)
+    if judge is not None and shorts:
+        if progress:
+            progress(total, total, f"The LLM judge is reviewing {len(shorts)} short answer(s)")
+        reviewed = judge([(text, target, score) for _, text, target, score in shorts])
+        for (index, *_), combined in zip(shorts, reviewed, strict=True):
+            results[index] = results[index].model_copy(update={"score": combined})
+    if progress:
+        progress(total, total, "Done")
+    return score_card([results[i] for i in range(total)])

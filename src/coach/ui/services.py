@@ -1,0 +1,52 @@
+"""Long-lived resources for the UI, cached per process, and the judge status line."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from coach.config import Settings, get_settings
+from coach.content.bank import Bank
+from coach.content.loader import load_bank
+from coach.grading.attempt import JudgeReview
+from coach.grading.embedding import EmbeddingGrader
+from coach.store.attempt_files import AttemptFiles
+
+
+@st.cache_resource(show_spinner="Loading the question bank…")
+def bank() -> Bank:
+    return load_bank(get_settings().content_dir)
+
+
+@st.cache_resource(show_spinner="Loading the offline embedding model…")
+def grader() -> EmbeddingGrader:
+    from coach.providers.st_embedder import SentenceTransformerEmbedder
+
+    return EmbeddingGrader(SentenceTransformerEmbedder())
+
+
+@st.cache_resource
+def judge_review() -> JudgeReview | None:
+    from coach.grading.review import judge_review_from_settings
+
+    return judge_review_from_settings(get_settings(), grader())
+
+
+def attempt_files() -> AttemptFiles:
+    return AttemptFiles(get_settings().state_dir / "attempts")
+
+
+def settings() -> Settings:
+    return get_settings()
+
+
+def judge_status() -> tuple[bool, str]:
+    s = get_settings()
+    if not s.judge_enabled:
+        return False, (
+            "LLM judge is off: short answers are graded by the offline embedding grader against "
+            "each rubric. Set COACH_LLM_BASE_URL / COACH_LLM_API_KEY to turn it on."
+        )
+    if s.llm_mode == "fake":
+        return True, "LLM judge: the built-in fake judge (demo mode), on top of the offline embedding grader."
+    where = s.llm_base_url or "the OpenAI API"
+    return True, f"LLM judge is on: {s.llm_model} at {where}, blended with the offline embedding grade."

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from coach.errors import ContentError
+
 PAGES: dict[str, str] = {
     "home": "Learning path",
     "module": "Module page",
@@ -55,6 +57,12 @@ def main() -> None:
         "practice": practice.render,
         "readiness": readiness.render,
     }
+    try:
+        services.bank()
+    except ContentError as exc:
+        st.error("The question bank did not load. Run `coach bank check` for details.")
+        st.code(str(exc))
+        return
     page = current_page()
     with st.sidebar:
         st.markdown("### 🧭 Readiness coach")

@@ -1,0 +1,113 @@
+"""Every page renders, and a candidate can complete a practice test and a readiness check."""
+
+from __future__ import annotations
+
+import pytest
+
+from coach.config import get_settings
+from coach.content.loader import load_bank
+from tests.ui.driver import answer_all, button, open_page
+
+MODULE = "model-parallelism"
+
+
+def test_home_lists_the_learning_path_with_prerequisites_and_coming_modules() -> None:
+    at = open_page("home")
+    assert not at.exception
+    text = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
+    for title in ("Inference Fundamentals", "Model Parallelism for Inference",
+                  "Distributed & Disaggregated Inference", "Multi-GPU Serving & Load Balancing"):
+        assert title in text
+    assert "Prerequisites:" in text
+    assert any("LLM judge is off" in i.value for i in at.sidebar.info)
+
+
+def test_module_page_has_samples_faq_and_path() -> None:
+    at = open_page("module", MODULE)
+    assert not at.exception
+    assert at.title[0].value == "Model Parallelism for Inference"
+    assert any(e.label.startswith("How is it scored") for e in at.expander)
+    samples = [r for r in at.radio if r.label == "Your choice"]
+    if samples:
+        samples[0].set_value(samples[0].options[0]).run()
+        assert at.success or at.error
+
+
+def test_practice_shows_pool_and_estimate_then_runs_to_results() -> None:
+    at = open_page("practice", MODULE)
+    assert not at.exception
+    assert any("Pool:" in c.value for c in at.caption)
+    assert any("min" in i.value for i in at.info)
+    at.number_input[0].set_value(min(3, at.number_input[0].max)).run()
+    at.radio(key="practice-reveal").set_value("at the end").run()
+    at = button(at, "Start practice test").click().run()
+    at = answer_all(at)
+    assert any(m.label == "Overall" for m in at.metric)
+    assert any(s.value == "Coach feedback" for s in at.subheader)
+    assert any(e.label.startswith(("✅", "🟡", "❌")) for e in at.expander)
+
+
+def test_practice_with_reveal_after_each_question() -> None:
+    at = open_page("practice", MODULE)
+    at.number_input[0].set_value(2).run()
+    at.radio(key="practice-reveal").set_value("after each question").run()
+    at = button(at, "Start practice test").click().run()
+    radios = [r for r in at.radio if r.label == "Choose one"]
+    if radios:
+        radios[0].set_value(radios[0].options[0])
+    else:
+        at.text_area[0].input("Stages run in sequence for each token.")
+    at = button(at, "Submit answer").click().run()
+    assert any(m.value.startswith("**Why:**") for m in at.markdown), "the explanation is revealed"
+    at = answer_all(at)
+    assert any(s.value == "Your result" for s in at.subheader)
+
+
+def test_readiness_check_runs_to_dimension_scores_and_feedback() -> None:
+    at = open_page("readiness", MODULE)
+    assert not at.exception
+    at = button(at, "Start the readiness check").click().run()
+    at = answer_all(at)
+    assert any(m.label == "Band" for m in at.metric)
+    labels = " ".join(m.value for m in at.markdown)
+    for dim in ("Conceptual understanding", "Trade-off reasoning", "Quantitative / applied knowledge",
+                "Explanation quality"):
+        assert dim in labels
+
+
+def test_empty_and_overlong_answers_get_clear_messages_and_keep_the_text() -> None:
+    bank = load_bank(get_settings().content_dir)
+    if not any(i.type == "short" for i in bank.published(MODULE)):
+        pytest.skip("the module has no short-answer items")
+    at = open_page("practice", MODULE)
+    at.segmented_control(key="practice-diff").set_value("any").run()
+    at.number_input[0].set_value(at.number_input[0].max).run()
+    at.radio(key="practice-reveal").set_value("at the end").run()
+    at = button(at, "Start practice test").click().run()
+    for _ in range(60):  # skip MCQs until a short answer shows up
+        if [t for t in at.text_area if t.label.startswith("Your answer")]:
+            break
+        at = button(at, "Skip").click().run()
+    areas = [t for t in at.text_area if t.label.startswith("Your answer")]
+    areas[0].input("   ")
+    at = button(at, "Submit answer").click().run()
+    assert any("empty" in e.value for e in at.error)
+    long_text = "tensor parallelism " * 400
+    at.text_area[0].input(long_text)
+    at = button(at, "Submit answer").click().run()
+    assert any("limit is 4,000" in e.value for e in at.error)
+    assert at.text_area[0].value == long_text
+
+
+def test_a_reload_mid_test_resumes_from_the_url() -> None:
+    at = open_page("practice", MODULE)
+    at.number_input[0].set_value(2).run()
+    at = button(at, "Start practice test").click().run()
+    attempt_id = at.query_params["attempt"][0] if isinstance(at.query_params["attempt"], list) else at.query_params["attempt"]
+    fresh = open_page("practice", MODULE, attempt=attempt_id)  # a new browser session, same URL
+    assert not fresh.exception
+    stem = next(m.value for m in at.markdown if m.value.startswith("####"))
+    assert any(m.value == stem for m in fresh.markdown), "the running attempt is shown again"
+    assert any(b.label == "Submit answer" for b in fresh.button)
+    gone = open_page("practice", MODULE, attempt="0123456789ab")
+    assert any("could not be found" in w.value for w in gone.warning)

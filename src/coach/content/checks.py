@@ -10,7 +10,7 @@ from statistics import median
 from coach.calc.registry import load_all
 from coach.content.bank import Bank, Problem
 from coach.content.numbers import bare_numbers, sheet_numbers
-from coach.content.render import render, variants, wrong_calcs_in
+from coach.content.render import RenderedOption, render, variants, wrong_calcs_in
 from coach.content.schema import Difficulty, Item, McqItem, ModuleStatus, ShortItem, Status
 
 # Counts a ready module must reach (issue: question bank).
@@ -39,8 +39,8 @@ def check_bank(bank: Bank, facts_text: str | None = None, *, enforce_counts: boo
         problems += [Problem(src, item.id, msg) for msg in _check_item(bank, item, sheet)]
     for rubric in bank.rubrics.values():
         src = where("rubric" + rubric.id, "?")
-        item = bank.items.get(rubric.item)
-        if item is None or not isinstance(item, ShortItem) or item.rubric != rubric.id:
+        owner = bank.items.get(rubric.item)
+        if owner is None or not isinstance(owner, ShortItem) or owner.rubric != rubric.id:
             problems.append(Problem(src, rubric.id, f"rubric names item {rubric.item!r}, which does not use it"))
         for c in rubric.criteria:
             for mis in c.misconceptions:
@@ -136,7 +136,7 @@ def _check_item(bank: Bank, item: Item, sheet: set[str] | None) -> list[str]:
     return msgs
 
 
-def _check_options(options: tuple) -> list[str]:  # type: ignore[type-arg]
+def _check_options(options: tuple[RenderedOption, ...]) -> list[str]:
     msgs = []
     texts = [o.text for o in options]
     for t in texts:

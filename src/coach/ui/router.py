@@ -65,7 +65,7 @@ def main() -> None:
         return
     page = current_page()
     with st.sidebar:
-        st.markdown("### 🧭 Readiness coach")
+        st.markdown("### Readiness coach")
         chosen = st.radio("Go to", list(PAGES), index=list(PAGES).index(page), format_func=PAGES.__getitem__, key="nav")
         on, status = services.judge_status()
         (st.success if on else st.info)(status)

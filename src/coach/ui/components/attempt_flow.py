@@ -49,6 +49,7 @@ def discard(kind: str) -> None:
 
 def run_attempt(kind: str, attempt: Attempt, bank: Bank) -> None:
     if attempt.state == AttemptState.IN_PROGRESS:
+        services.grader()  # load the model now (cached), so grading at the end does not wait for it
         updated = show_question(attempt, bank)
         if updated is not attempt:
             store(kind, updated)

@@ -1,0 +1,58 @@
+"""Start the real Streamlit server on a free port, the way a newcomer runs it."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_healthy(url: str, timeout: float = 120.0) -> float:
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200 and r.read().decode().strip() == "ok":
+                    return time.monotonic() - start
+        except OSError:
+            time.sleep(0.2)
+    raise TimeoutError(f"{url} did not become healthy within {timeout:.0f}s")
+
+
+@contextmanager
+def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[str]:
+    port = free_port()
+    env = {**os.environ, "COACH_STATE_DIR": str(state_dir), "COACH_LLM_MODE": "off",
+           "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(extra_env or {})}
+    log = open(state_dir / "server.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()

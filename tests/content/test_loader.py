@@ -107,3 +107,15 @@ def test_option_rules(tmp_path: Path) -> None:
 def test_counts_are_enforced_for_ready_modules(tmp_path: Path) -> None:
     problems = check_bank(load_bank(write_tree(tmp_path)))
     assert any("1 published items; a module needs 30" in p.message for p in problems)
+
+
+def test_options_that_differ_only_in_their_numbers_are_not_duplicates() -> None:
+    from coach.content.checks import _check_options
+    from coach.content.render import RenderedOption
+
+    opts = tuple(RenderedOption(text=t, correct=i == 0) for i, t in
+                 enumerate(["About 8 FLOP/byte", "About 4 FLOP/byte", "About 16 FLOP/byte", "About 2 FLOP/byte"]))
+    assert _check_options(opts) == []
+    same = tuple(RenderedOption(text=t, correct=i == 0) for i, t in
+                 enumerate(["About 8 FLOP/byte", "About 8 FLOP/byte.", "About 16 FLOP/byte", "About 2 FLOP/byte"]))
+    assert any("near-duplicates" in m for m in _check_options(same))

@@ -34,7 +34,7 @@ def kv_bytes_per_token_mla(model_id: str, dtype: str = "bf16") -> float:
     return m.layers * (m.kv_lora_rank + m.rope_dim) * _bytes(dtype)
 
 
-@calculator(wrong_of="kv_bytes_per_token_mla", misconception="mla-shards-by-head")
+@calculator(wrong_of="kv_bytes_per_token_mla", misconception="mla-caches-per-head-kv")
 def kv_bytes_per_token_mla_as_mha(model_id: str, dtype: str = "bf16") -> float:
     """MLA cached as plain MHA: L·q_heads·(k 192 + v 128)·bytes (F2: 4,997,120 B for DeepSeek-V3)."""
     m = model(model_id)

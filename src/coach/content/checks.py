@@ -9,7 +9,7 @@ from statistics import median
 
 from coach.calc.registry import load_all
 from coach.content.bank import Bank, Problem
-from coach.content.numbers import bare_numbers, sheet_numbers
+from coach.content.numbers import NUMBER, bare_numbers, sheet_numbers
 from coach.content.render import RenderedOption, render, variants, wrong_calcs_in
 from coach.content.schema import Difficulty, Item, McqItem, ModuleStatus, ShortItem, Status
 
@@ -145,7 +145,9 @@ def _check_options(options: tuple[RenderedOption, ...]) -> list[str]:
     for i in range(len(texts)):
         for j in range(i + 1, len(texts)):
             a, b = _norm(texts[i]), _norm(texts[j])
-            if a == b or SequenceMatcher(None, a, b).ratio() >= NEAR_DUPLICATE:
+            # Options that state different numbers are different answers, however alike their words.
+            differ_in_numbers = NUMBER.findall(texts[i]) != NUMBER.findall(texts[j])
+            if a == b or (not differ_in_numbers and SequenceMatcher(None, a, b).ratio() >= NEAR_DUPLICATE):
                 msgs.append(f"options {i + 1} and {j + 1} are duplicates or near-duplicates")
     lengths = [len(t) for t in texts]
     if max(lengths) > MAX_OPTION_LENGTH_RATIO * min(lengths):

@@ -111,3 +111,21 @@ def test_a_reload_mid_test_resumes_from_the_url() -> None:
     assert any(b.label == "Submit answer" for b in fresh.button)
     gone = open_page("practice", MODULE, attempt="0123456789ab")
     assert any("could not be found" in w.value for w in gone.warning)
+
+
+@pytest.mark.parametrize("module", ["inference-fundamentals", "distributed-inference", "multi-gpu-serving"])
+def test_a_readiness_check_can_be_sat_in_every_module(module: str) -> None:
+    at = open_page("readiness", module)
+    at = button(at, "Start the readiness check").click().run()
+    at = answer_all(at)
+    assert any(m.label == "Overall" for m in at.metric)
+
+
+def test_with_the_fake_judge_on_the_ui_says_so_and_grading_still_completes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COACH_LLM_MODE", "fake")
+    get_settings.cache_clear()
+    at = open_page("readiness", MODULE)
+    assert any("fake judge" in s.value for s in at.sidebar.success)
+    at = button(at, "Start the readiness check").click().run()
+    at = answer_all(at)
+    assert any(m.label == "Overall" for m in at.metric)

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from coach.config import Settings
 from coach.grading.attempt import JudgeReview
-from coach.grading.embedding import EmbeddingGrader
+from coach.grading.combine import grade_with_judge
+from coach.grading.judge import LLMJudge
+from coach.grading.score import Score
+from coach.grading.target import GradingTarget
 
 
-def judge_review_from_settings(settings: Settings, grader: EmbeddingGrader) -> JudgeReview | None:
-    if not settings.judge_enabled:
+def judge_review_from_settings(settings: Settings) -> JudgeReview | None:
+    judge = LLMJudge.from_settings(settings)
+    if judge is None:
         return None
-    return None  # wired to coach.grading.judge + combine once they land
+
+    def review(rows: Sequence[tuple[str, GradingTarget, Score]]) -> list[Score]:
+        return grade_with_judge(rows, judge)
+
+    return review

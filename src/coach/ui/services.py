@@ -19,16 +19,22 @@ def bank() -> Bank:
 
 @st.cache_resource(show_spinner="Loading the offline embedding model…")
 def grader() -> EmbeddingGrader:
-    from coach.providers.st_embedder import SentenceTransformerEmbedder
+    from coach.providers.registry import default_embedder
 
-    return EmbeddingGrader(SentenceTransformerEmbedder())
+    return EmbeddingGrader(default_embedder())
 
 
 @st.cache_resource
-def judge_review() -> JudgeReview | None:
+def _judge_review(fingerprint: str) -> JudgeReview | None:
     from coach.grading.review import judge_review_from_settings
 
-    return judge_review_from_settings(get_settings(), grader())
+    return judge_review_from_settings(get_settings())
+
+
+def judge_review() -> JudgeReview | None:
+    """The judge step for the current settings (cached per endpoint, model and mode)."""
+    s = get_settings()
+    return _judge_review(f"{s.llm_mode}|{s.llm_base_url}|{s.llm_model}|{bool(s.llm_api_key)}")
 
 
 def attempt_files() -> AttemptFiles:

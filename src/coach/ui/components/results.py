@@ -48,7 +48,8 @@ def show_results(card: ScoreCard, feedback: CoachFeedback, bank: Bank) -> None:
             shown = "not measured" if d.value is None else f"{d.value:.0%}"
             st.markdown(f"**{d.dimension.label}**: {shown}" + (f" ({len(d.items)} question(s))" if d.items else ""))
     st.subheader("Coach feedback")
-    st.caption("Written from templates (no LLM configured)." if feedback.source == "template" else "")
+    if feedback.source == "template":
+        st.caption("Written from templates from your graded answers.")
     st.write(feedback.summary)
     if feedback.strengths:
         st.markdown("**Strengths**\n" + "\n".join(f"- {s}" for s in feedback.strengths))

@@ -1,0 +1,47 @@
+"""Build providers from Settings. The one place that decides which chat model and embedder the app uses."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from coach.providers.base import ChatModel
+
+if TYPE_CHECKING:
+    from coach.config import Settings
+    from coach.providers.st_embedder import SentenceTransformerEmbedder
+
+_embedder: SentenceTransformerEmbedder | None = None
+_embedder_lock = threading.Lock()
+
+
+def chat_model_from_settings(settings: Settings) -> ChatModel | None:
+    """The judge's chat model: None when the judge is off, the offline keyword judge in "fake" mode,
+    else an OpenAI-compatible client for `llm_base_url` (OpenAI itself when only a key is set)."""
+    if not settings.judge_enabled:
+        return None
+    if settings.llm_mode == "fake":
+        from coach.providers.fake import KeywordFakeJudge
+
+        return KeywordFakeJudge()
+    from coach.providers.openai_chat import OpenAIChatModel
+
+    return OpenAIChatModel(
+        api_key=settings.llm_api_key,
+        base_url=settings.llm_base_url,
+        model=settings.llm_model,
+        timeout_s=settings.llm_timeout_s,
+        max_retries=settings.llm_max_retries,
+    )
+
+
+def default_embedder() -> SentenceTransformerEmbedder:
+    """The process-wide embedder, loaded on first use (the model takes seconds to load)."""
+    global _embedder
+    if _embedder is None:
+        with _embedder_lock:
+            if _embedder is None:
+                from coach.providers.st_embedder import SentenceTransformerEmbedder
+
+                _embedder = SentenceTransformerEmbedder()
+    return _embedder

@@ -111,7 +111,10 @@ def render_text(text: str, item: Item, variant: Variant) -> str:
             spec = item.values[name]
             return format_value(spec, value_of(spec, variant))
         if name in variant:
-            return _attr_text(variant[name], attr) if attr else str(variant[name])
+            value = variant[name]
+            if attr:
+                return _attr_text(value, attr)
+            return f"{value:,}" if isinstance(value, int) else str(value)
         raise KeyError(f"placeholder {{{match.group(0)[1:-1]}}} names no value or param")
 
     return PLACEHOLDER.sub(sub, text)

@@ -76,5 +76,17 @@ def bank_stats(
     typer.echo(f"concepts: {stats['concepts']}")
 
 
+@bank_app.command("schema")
+def bank_schema(out: Path = typer.Option(Path("docs/schema"), help="Folder for the JSON Schema files")) -> None:
+    """Export JSON Schemas of the content files, for editors that validate YAML as you type."""
+    from coach.content.schema import ItemFile, LearningPath, MisconceptionFile, Module, Rubric
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name, model in {"items": ItemFile, "rubric": Rubric, "module": Module, "path": LearningPath,
+                        "misconceptions": MisconceptionFile}.items():
+        (out / f"{name}.schema.json").write_text(json.dumps(model.model_json_schema(), indent=2) + "\n")
+        typer.echo(f"wrote {out / f'{name}.schema.json'}")
+
+
 def main() -> None:  # pragma: no cover
     app()

@@ -119,3 +119,16 @@ def test_options_that_differ_only_in_their_numbers_are_not_duplicates() -> None:
     same = tuple(RenderedOption(text=t, correct=i == 0) for i, t in
                  enumerate(["About 8 FLOP/byte", "About 8 FLOP/byte.", "About 16 FLOP/byte", "About 2 FLOP/byte"]))
     assert any("near-duplicates" in m for m in _check_options(same))
+
+
+def test_schema_export_matches_the_models(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from coach.cli import app
+
+    result = CliRunner().invoke(app, ["bank", "schema", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    items = json.loads((tmp_path / "items.schema.json").read_text())
+    assert "McqItem" in items["$defs"] and items["$defs"]["McqItem"]["additionalProperties"] is False

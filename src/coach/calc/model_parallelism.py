@@ -99,7 +99,7 @@ def ring_allreduce_time_latency_once(
 def ring_allreduce_time_bytes_times_p(
     model_id: str, tokens: int, p: int, link_id: str, alpha_us: float, dtype: str = "bf16"
 ) -> float:
-    """Wrong: 2(p−1)·α + p·S / B, as if each GPU sent the whole tensor to every peer."""
+    """Wrong: 2(p−1)·α + p·S / B, as if per-GPU bytes grew in proportion to p (p whole copies of S)."""
     return 2 * (p - 1) * alpha_us * 1e-6 + p * allreduce_bytes(model_id, tokens, dtype) / (link(link_id).gb_s * 1e9)
 
 

@@ -29,16 +29,33 @@ def first_page_seconds(state: Path) -> dict[str, float]:
     port = free_port()
     env = {**os.environ, "COACH_STATE_DIR": str(state), "COACH_LLM_MODE": "off"}
     start = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port",
-                             str(port), "--server.headless", "true", "--server.fileWatcherType", "none"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.port",
+            str(port),
+            "--server.headless",
+            "true",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         healthy = wait_healthy(url)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium",
-                                        args=["--headless", "--no-sandbox", "--disable-gpu",
-                                              "--disable-background-networking"])
+            browser = p.chromium.launch(
+                executable_path="/usr/bin/chromium",
+                args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
             page = browser.new_page()
             page.goto(url)
             page.wait_for_selector("text=Learning path · AI Inference", timeout=120_000)
@@ -75,9 +92,13 @@ def grading_seconds(module: str, runs: int) -> dict[str, float]:
         t = time.monotonic()
         grade_attempt(attempt, bank, grader)
         times.append(time.monotonic() - t)
-    return {"model_load_s": round(load_s, 2), "grade_check_median_s": round(statistics.median(times), 3),
-            "grade_check_max_s": round(max(times), 3), "runs": runs,
-            "shorts_per_check": sum(i.type == "short" for i in items)}
+    return {
+        "model_load_s": round(load_s, 2),
+        "grade_check_median_s": round(statistics.median(times), 3),
+        "grade_check_max_s": round(max(times), 3),
+        "runs": runs,
+        "shorts_per_check": sum(i.type == "short" for i in items),
+    }
 
 
 def main() -> None:
@@ -86,8 +107,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        out = {"startup": first_page_seconds(Path(tmp)), "grading": grading_seconds(args.module, args.runs),
-               "cpus": os.cpu_count()}
+        out = {
+            "startup": first_page_seconds(Path(tmp)),
+            "grading": grading_seconds(args.module, args.runs),
+            "cpus": os.cpu_count(),
+        }
     print(json.dumps(out, indent=2))
 
 

@@ -20,31 +20,60 @@ DIMS = list(Dimension)
 
 def mcq(n: int, difficulty: str, dims: tuple[Dimension, ...] = (Dimension.CONCEPTUAL,), module: str = "mod") -> McqItem:
     return McqItem(
-        id=f"q{n:02d}", module=module, difficulty=difficulty, concept="page", dimensions=dims,
+        id=f"q{n:02d}",
+        module=module,
+        difficulty=difficulty,
+        concept="page",
+        dimensions=dims,
         stem=f"Question number {n}?",
-        options=(Option(text=f"right answer {n}", correct=True), Option(text=f"wrong answer {n}a", misconception="mis"),
-                 Option(text=f"wrong answer {n}b"), Option(text=f"wrong answer {n}c")),
+        options=(
+            Option(text=f"right answer {n}", correct=True),
+            Option(text=f"wrong answer {n}a", misconception="mis"),
+            Option(text=f"wrong answer {n}b"),
+            Option(text=f"wrong answer {n}c"),
+        ),
         explanation="Because " + "reasons " * 30,
     )
 
 
 def short(n: int, difficulty: str, module: str = "mod") -> tuple[ShortItem, Rubric]:
     item = ShortItem(
-        id=f"s{n:02d}", module=module, difficulty=difficulty, concept="page",
-        dimensions=(Dimension.CONCEPTUAL, Dimension.EXPLANATION), stem=f"Explain thing {n}.",
-        rubric=f"s{n:02d}", model_answer="Pipeline stages run one after another for a token.",
+        id=f"s{n:02d}",
+        module=module,
+        difficulty=difficulty,
+        concept="page",
+        dimensions=(Dimension.CONCEPTUAL, Dimension.EXPLANATION),
+        stem=f"Explain thing {n}.",
+        rubric=f"s{n:02d}",
+        model_answer="Pipeline stages run one after another for a token.",
         explanation="Because " + "reasons " * 30,
     )
-    rubric = Rubric(id=f"s{n:02d}", item=f"s{n:02d}", criteria=(
-        Criterion(id="serial", description="Stages run in sequence for one token", weight=0.6,
-                  dimension=Dimension.CONCEPTUAL,
-                  phrasings=("each pipeline stage waits for the previous stage to finish the token",
-                             "the stages process a single token sequentially so their times add up")),
-        Criterion(id="why", description="Explains that latency is the sum of stage times", weight=0.4,
-                  dimension=Dimension.EXPLANATION,
-                  phrasings=("so the latency of one token is the sum of all stage times",
-                             "end-to-end latency adds up across the stages rather than shrinking")),
-    ))
+    rubric = Rubric(
+        id=f"s{n:02d}",
+        item=f"s{n:02d}",
+        criteria=(
+            Criterion(
+                id="serial",
+                description="Stages run in sequence for one token",
+                weight=0.6,
+                dimension=Dimension.CONCEPTUAL,
+                phrasings=(
+                    "each pipeline stage waits for the previous stage to finish the token",
+                    "the stages process a single token sequentially so their times add up",
+                ),
+            ),
+            Criterion(
+                id="why",
+                description="Explains that latency is the sum of stage times",
+                weight=0.4,
+                dimension=Dimension.EXPLANATION,
+                phrasings=(
+                    "so the latency of one token is the sum of all stage times",
+                    "end-to-end latency adds up across the stages rather than shrinking",
+                ),
+            ),
+        ),
+    )
     return item, rubric
 
 

@@ -41,7 +41,9 @@ def test_app_py_only_wires() -> None:
 
 
 def test_importing_coach_does_not_load_sdks_or_the_model() -> None:
-    code = ("import sys, coach, coach.grading.attempt, coach.session.assembly, coach.content.loader, coach.cli;"
-            f"print(sorted(m for m in {sorted(SDKS | {'streamlit'})!r} if m in sys.modules))")
+    code = (
+        "import sys, coach, coach.grading.attempt, coach.session.assembly, coach.content.loader, coach.cli;"
+        f"print(sorted(m for m in {sorted(SDKS | {'streamlit'})!r} if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

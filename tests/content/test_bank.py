@@ -26,17 +26,28 @@ def test_every_numeric_item_recomputes(bank: Bank) -> None:
     for item in numeric:
         for variant in variants(item):
             rendered = render(item, variant)
-            texts = [rendered.stem, rendered.explanation, *(o.text for o in rendered.options),
-                     rendered.model_answer or ""]
+            texts = [
+                rendered.stem,
+                rendered.explanation,
+                *(o.text for o in rendered.options),
+                rendered.model_answer or "",
+            ]
             for name, spec in item.values.items():
-                args = {k: (variant[v[1:]] if isinstance(v, str) and v.startswith("$") else v)
-                        for k, v in spec.args.items()}
+                args = {
+                    k: (variant[v[1:]] if isinstance(v, str) and v.startswith("$") else v) for k, v in spec.args.items()
+                }
                 expected = float(spec.value) if spec.value is not None else compute(spec.calc or "", **args)
                 assert value_of(spec, variant) == pytest.approx(expected)
                 shown = format_value(spec, expected)
-                used = any(re.search(r"\{" + name + r"\}", t) for t in
-                           [item.stem, item.explanation, *(getattr(item, "model_answer", "") or "",),
-                            *(o.text for o in getattr(item, "options", ()))])
+                used = any(
+                    re.search(r"\{" + name + r"\}", t)
+                    for t in [
+                        item.stem,
+                        item.explanation,
+                        *(getattr(item, "model_answer", "") or "",),
+                        *(o.text for o in getattr(item, "options", ())),
+                    ]
+                )
                 if used:
                     assert any(shown in t for t in texts), f"{item.id} {variant}: {name}={shown} not shown"
             for t in texts:

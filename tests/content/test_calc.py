@@ -22,8 +22,11 @@ CASES = [
     ("allreduces_per_step", {"model_id": "llama-3.3-70b"}, 160),
     ("allreduce_bytes", {"model_id": "llama-3.1-70b", "tokens": 64}, 2**20),
     ("ring_allreduce_bytes_per_gpu", {"model_id": "llama-3.1-70b", "tokens": 64, "p": 8}, 1.75 * 2**20),
-    ("tp_allreduce_time_per_step", {"model_id": "llama-3.1-70b", "tokens": 8192, "p": 8, "link_id": "nvlink4"},
-     83.5e-3),
+    (
+        "tp_allreduce_time_per_step",
+        {"model_id": "llama-3.1-70b", "tokens": 8192, "p": 8, "link_id": "nvlink4"},
+        83.5e-3,
+    ),
     ("pipeline_bubble", {"p": 4, "m": 4}, 0.429),
     ("pipeline_bubble", {"p": 4, "m": 16}, 0.158),
     ("pipeline_bubble", {"p": 8, "m": 32}, 0.179),
@@ -41,8 +44,11 @@ CASES = [
     ("decode_tokens_per_s_bound", {"model_id": "llama-3.1-70b", "hw_id": "h100", "tp": 8}, 190),
     ("decode_tokens_per_s_bound", {"model_id": "llama-3.1-70b", "hw_id": "h200", "dtype": "fp8"}, 68),
     ("decode_tokens_per_s_bound", {"model_id": "llama-3.1-70b", "hw_id": "b200", "dtype": "fp8"}, 113),
-    ("decode_aggregate_tokens_per_s",
-     {"model_id": "llama-3.1-70b", "hw_id": "h200", "batch": 32, "context": 4096, "dtype": "fp8"}, 1350),
+    (
+        "decode_aggregate_tokens_per_s",
+        {"model_id": "llama-3.1-70b", "hw_id": "h200", "batch": 32, "context": 4096, "dtype": "fp8"},
+        1350,
+    ),
     ("implied_bandwidth_gb_s", {"megabytes": 7.57, "microseconds": 77}, 98.3),
     ("kv_ratio", {"model_a": "llama-3.1-405b", "model_b": "deepseek-v3"}, 7.34),
 ]
@@ -61,9 +67,11 @@ def test_wrong_formulas_name_their_misconception_and_differ_from_the_right_one()
     for c in wrong:
         assert c.wrong_of in calcs and c.misconception, c.name
     assert compute("kv_bytes_per_token_q_heads", model_id="llama-3.1-70b") == 8 * compute(
-        "kv_bytes_per_token", model_id="llama-3.1-70b")
+        "kv_bytes_per_token", model_id="llama-3.1-70b"
+    )
     assert compute("kv_bytes_per_token_no_kv_factor", model_id="llama-3.1-70b") * 2 == compute(
-        "kv_bytes_per_token", model_id="llama-3.1-70b")
+        "kv_bytes_per_token", model_id="llama-3.1-70b"
+    )
 
 
 def test_unknown_names_fail_loudly() -> None:

@@ -58,7 +58,10 @@ def test_an_unknown_field_is_an_error_naming_file_and_id(tmp_path: Path) -> None
 
 
 def test_two_keys_are_rejected(tmp_path: Path) -> None:
-    write_tree(tmp_path, MCQ.replace('"InfiniBand through a leaf switch"}', '"InfiniBand through a leaf switch", correct: true}'))
+    write_tree(
+        tmp_path,
+        MCQ.replace('"InfiniBand through a leaf switch"}', '"InfiniBand through a leaf switch", correct: true}'),
+    )
     _, problems = load_bank_collecting(tmp_path)
     assert any("exactly one correct option, found 2" in p.message and p.record == "demo-q1" for p in problems)
 
@@ -84,7 +87,8 @@ def test_hand_written_numbers_must_be_computed_or_sourced(tmp_path: Path, facts_
     problems = check_bank(load_bank(tmp_path), facts_text, enforce_counts=False)
     assert any("number 450" in p.message for p in problems)
     sourced = MCQ.replace("full-bandwidth path", "450 GB/s path").replace(
-        "    explanation:", '    literals:\n      - {text: "450 GB/s", source: "§3 NVLink 4"}\n    explanation:')
+        "    explanation:", '    literals:\n      - {text: "450 GB/s", source: "§3 NVLink 4"}\n    explanation:'
+    )
     other = tmp_path / "sourced"
     write_tree(other, sourced)
     assert check_bank(load_bank(other), facts_text, enforce_counts=False) == []
@@ -97,7 +101,8 @@ def test_hand_written_numbers_must_be_computed_or_sourced(tmp_path: Path, facts_
 
 def test_option_rules(tmp_path: Path) -> None:
     bad = MCQ.replace('"PCIe through the host\'s CPU root"', '"None of the above"').replace(
-        '"Ethernet through the host\'s NIC"', '"InfiniBand through a leaf switch."')
+        '"Ethernet through the host\'s NIC"', '"InfiniBand through a leaf switch."'
+    )
     write_tree(tmp_path, bad)
     messages = [p.message for p in check_bank(load_bank(tmp_path), enforce_counts=False)]
     assert any("all/none of the above" in m for m in messages)
@@ -113,11 +118,15 @@ def test_options_that_differ_only_in_their_numbers_are_not_duplicates() -> None:
     from coach.content.checks import _check_options
     from coach.content.render import RenderedOption
 
-    opts = tuple(RenderedOption(text=t, correct=i == 0) for i, t in
-                 enumerate(["About 8 FLOP/byte", "About 4 FLOP/byte", "About 16 FLOP/byte", "About 2 FLOP/byte"]))
+    opts = tuple(
+        RenderedOption(text=t, correct=i == 0)
+        for i, t in enumerate(["About 8 FLOP/byte", "About 4 FLOP/byte", "About 16 FLOP/byte", "About 2 FLOP/byte"])
+    )
     assert _check_options(opts) == []
-    same = tuple(RenderedOption(text=t, correct=i == 0) for i, t in
-                 enumerate(["About 8 FLOP/byte", "About 8 FLOP/byte.", "About 16 FLOP/byte", "About 2 FLOP/byte"]))
+    same = tuple(
+        RenderedOption(text=t, correct=i == 0)
+        for i, t in enumerate(["About 8 FLOP/byte", "About 8 FLOP/byte.", "About 16 FLOP/byte", "About 2 FLOP/byte"])
+    )
     assert any("near-duplicates" in m for m in _check_options(same))
 
 

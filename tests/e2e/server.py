@@ -8,8 +8,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,14 +36,34 @@ def wait_healthy(url: str, timeout: float = 120.0) -> float:
 @contextmanager
 def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[str]:
     port = free_port()
-    env = {**os.environ, "COACH_STATE_DIR": str(state_dir), "COACH_LLM_MODE": "off",
-           "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(extra_env or {})}
+    env = {
+        **os.environ,
+        "COACH_STATE_DIR": str(state_dir),
+        "COACH_LLM_MODE": "off",
+        "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+        **(extra_env or {}),
+    }
     log = open(state_dir / "server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     try:

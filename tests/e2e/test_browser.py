@@ -15,8 +15,10 @@ from tests.e2e.server import streamlit_server
 pytestmark = pytest.mark.e2e
 CHROMIUM = os.environ.get("COACH_CHROMIUM", "/usr/bin/chromium")
 MODULE = "model-parallelism"
-ANSWER = ("Each pipeline stage waits for the previous one, so the latency of one token is the sum of the stage "
-          "times; tensor parallelism splits every layer so GPUs work at the same moment.")
+ANSWER = (
+    "Each pipeline stage waits for the previous one, so the latency of one token is the sum of the stage "
+    "times; tensor parallelism splits every layer so GPUs work at the same moment."
+)
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +36,16 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as p:
         b = p.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         yield b
         b.close()

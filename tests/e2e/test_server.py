@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -25,4 +24,4 @@ def test_health_and_page(server: str) -> None:
     with urllib.request.urlopen(f"{server}/?page=home", timeout=5) as r:
         html = r.read().decode()
     assert r.status == 200
-    assert "<div id=\"root\">" in html or "id=\"root\"" in html
+    assert '<div id="root">' in html or 'id="root"' in html

@@ -12,15 +12,20 @@ from coach.session.assembly import present
 from coach.session.runner import AttemptKind, advance, record, start
 from tests.factories import make_bank
 
-GOOD = ("Each pipeline stage has to wait until the previous stage has finished with the token. "
-        "So for one token the latency is the sum of all the stage times.")
+GOOD = (
+    "Each pipeline stage has to wait until the previous stage has finished with the token. "
+    "So for one token the latency is the sum of all the stage times."
+)
 OFF = "I like to cook pasta with tomatoes on Sundays."
 
 
 def _run(answers: list[str | int | None]):  # type: ignore[no-untyped-def]
     bank = make_bank()
-    items = [present(bank.items["q01"], random.Random(1)), present(bank.items["s00"], random.Random(1)),
-             present(bank.items["s01"], random.Random(1))]
+    items = [
+        present(bank.items["q01"], random.Random(1)),
+        present(bank.items["s00"], random.Random(1)),
+        present(bank.items["s01"], random.Random(1)),
+    ]
     attempt = start(AttemptKind.READINESS, "mod", items, seed=1)
     for a in answers:
         if a is None:

@@ -39,10 +39,19 @@ def test_score_card_feeds_dimensions_from_items_and_criteria() -> None:
     short = present(bank.items["s00"], random.Random(0))
     results = [
         ItemResult(index=0, item=mcq, answer=Answer(index=0, choice=0), score=Score(value=1.0, source="mcq")),
-        ItemResult(index=1, item=short, answer=Answer(index=1, text="x"), score=Score(
-            value=0.6, source="embedding",
-            criteria=(_criterion(Dimension.CONCEPTUAL, Verdict.MET, 0.6),
-                      _criterion(Dimension.EXPLANATION, Verdict.MISSED, 0.4)))),
+        ItemResult(
+            index=1,
+            item=short,
+            answer=Answer(index=1, text="x"),
+            score=Score(
+                value=0.6,
+                source="embedding",
+                criteria=(
+                    _criterion(Dimension.CONCEPTUAL, Verdict.MET, 0.6),
+                    _criterion(Dimension.EXPLANATION, Verdict.MISSED, 0.4),
+                ),
+            ),
+        ),
     ]
     card = score_card(results)
     assert card.overall == pytest.approx(0.8)
@@ -63,7 +72,15 @@ def test_unscored_answers_are_left_out_not_zeroed() -> None:
     assert card.overall == 1.0 and card.unscored == 1
 
 
-@pytest.mark.parametrize(("value", "band"), [(0.95, "Interview-ready"), (0.8, "Interview-ready"),
-                                             (0.65, "Nearly ready"), (0.45, "Developing"), (0.1, "Not yet ready")])
+@pytest.mark.parametrize(
+    ("value", "band"),
+    [
+        (0.95, "Interview-ready"),
+        (0.8, "Interview-ready"),
+        (0.65, "Nearly ready"),
+        (0.45, "Developing"),
+        (0.1, "Not yet ready"),
+    ],
+)
 def test_bands(value: float, band: str) -> None:
     assert band_for(value) == band

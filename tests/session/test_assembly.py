@@ -43,8 +43,12 @@ def test_practice_filters_by_difficulty_and_caps_at_the_pool() -> None:
 
 def test_options_are_shuffled_so_the_key_moves() -> None:
     bank = make_bank()
-    positions = Counter(i.key_index for seed in range(10)
-                        for i in assemble_practice(bank, "mod", None, 10, random.Random(seed)) if i.type == "mcq")
+    positions = Counter(
+        i.key_index
+        for seed in range(10)
+        for i in assemble_practice(bank, "mod", None, 10, random.Random(seed))
+        if i.type == "mcq"
+    )
     assert len(positions) == 4
 
 

@@ -7,8 +7,10 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-GOOD_SHORT = ("Each stage must finish before the next can start, so the per-token latency is the sum of the "
-              "stage times; splitting across GPUs adds capacity, not speed.")
+GOOD_SHORT = (
+    "Each stage must finish before the next can start, so the per-token latency is the sum of the "
+    "stage times; splitting across GPUs adds capacity, not speed."
+)
 
 
 def open_page(page: str, module: str | None = None, **params: str) -> AppTest:

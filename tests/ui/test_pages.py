@@ -15,8 +15,12 @@ def test_home_lists_the_learning_path_with_prerequisites_and_coming_modules() ->
     at = open_page("home")
     assert not at.exception
     text = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
-    for title in ("Inference Fundamentals", "Model Parallelism for Inference",
-                  "Distributed & Disaggregated Inference", "Multi-GPU Serving & Load Balancing"):
+    for title in (
+        "Inference Fundamentals",
+        "Model Parallelism for Inference",
+        "Distributed & Disaggregated Inference",
+        "Multi-GPU Serving & Load Balancing",
+    ):
         assert title in text
     assert "Prerequisites:" in text
     assert any("LLM judge is off" in i.value for i in at.sidebar.info)
@@ -70,8 +74,12 @@ def test_readiness_check_runs_to_dimension_scores_and_feedback() -> None:
     at = answer_all(at)
     assert any(m.label == "Band" for m in at.metric)
     labels = " ".join(m.value for m in at.markdown)
-    for dim in ("Conceptual understanding", "Trade-off reasoning", "Quantitative / applied knowledge",
-                "Explanation quality"):
+    for dim in (
+        "Conceptual understanding",
+        "Trade-off reasoning",
+        "Quantitative / applied knowledge",
+        "Explanation quality",
+    ):
         assert dim in labels
 
 
@@ -103,7 +111,9 @@ def test_a_reload_mid_test_resumes_from_the_url() -> None:
     at = open_page("practice", MODULE)
     at.number_input[0].set_value(2).run()
     at = button(at, "Start practice test").click().run()
-    attempt_id = at.query_params["attempt"][0] if isinstance(at.query_params["attempt"], list) else at.query_params["attempt"]
+    attempt_id = (
+        at.query_params["attempt"][0] if isinstance(at.query_params["attempt"], list) else at.query_params["attempt"]
+    )
     fresh = open_page("practice", MODULE, attempt=attempt_id)  # a new browser session, same URL
     assert not fresh.exception
     stem = next(m.value for m in at.markdown if m.value.startswith("####"))

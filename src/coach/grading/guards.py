@@ -1,0 +1,277 @@
+"""Anti-gaming guards for offline short-answer grading.
+
+Embedding similarity rewards answers that *sound* like the reference: term lists, negated statements, the
+question read back, filler around a correct core. `assess` inspects an answer before (or beside) the scorer and
+returns a `GuardReport`: flags, a cap on the score, plain notes for the candidate, the answer with filler
+removed (`clean_answer`, which the scorer may grade instead), and the criteria the answer contradicts.
+
+Guards: gibberish, off-topic, padding, keyword stuffing, question copy, negation / swapped relations, other
+language. All thresholds are the named constants below; nothing is random. Thresholds were tuned on the
+development set (/work/heldout/dev.csv) and the unit tests, never on the held-out file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from coach.grading.guards_lexical import (
+    VAGUE_WORDS,
+    content_stems,
+    is_number,
+    junk_stats,
+    language_stats,
+    list_stats,
+    stem,
+    tokens,
+)
+from coach.grading.guards_negation import Clause, clauses, contradiction_votes, relation_vote, topic_stems
+from coach.grading.score import Flag
+from coach.grading.target import CriterionSpec, GradingTarget
+from coach.grading.text import sentences
+from coach.providers.base import Embedder
+
+VAGUE_STEMS = frozenset(stem(w) for w in VAGUE_WORDS)
+
+# gibberish
+GIB_JUNK_RATIO = 0.5  # share of tokens that are no words (keyboard runs, no vowels, repeated letters)
+GIB_SYMBOL_RATIO = 0.45  # share of non-space characters that are symbols
+GIB_MIN_TOKENS_FOR_REPEAT = 6
+GIB_MAX_DISTINCT = 2  # six tokens or more drawn from at most two distinct ones ("mla mla mla ...")
+# off-topic: best cosine of the answer (whole or any sentence) to the question, reference or phrasings
+OFF_TOPIC_SIM = 0.2  # below this the answer is off-topic whatever words it shares
+OFF_TOPIC_SIM_SOFT = 0.35  # below this it is off-topic unless it shares a content word with the target
+OFF_TOPIC_SIM_NON_ENGLISH = 0.15  # (Latin-script languages; other scripts are not judged by an English model)
+# padding: a sentence is filler when far from everything the question is about
+PAD_SENTENCE_SIM = 0.36
+PAD_RELATIVE = 0.42  # ... or below this share of the answer's most relevant sentence
+PAD_FLAG_SHARE = 0.3  # flag when filler is at least this share of the answer's words
+PAD_FLAG_MIN_SENTENCES = 2
+# keyword stuffing
+STUFF_MIN_WORDS = 6
+STUFF_FUNCTION_RATIO = 0.12  # relating words (of, is, the, because...) per word; prose is ~0.3-0.5
+STUFF_TERM_SEGMENTS = 4
+STUFF_TERM_SEGMENT_SHARE = 0.7
+STUFF_REPEAT = 4
+STUFF_REPEAT_SHARE = 0.3
+STUFF_REPEAT_FUNCTION_RATIO = 0.2  # repetition counts only in text this poor in relating words
+STUFF_LIST_SENTENCE_WORDS = 8  # a sentence this long that is a bare term list is stripped from a longer answer
+# question copy
+QC_MIN_STEMS = 3
+QC_COPY_SHARE = 0.6  # share of the answer's content words taken from the question
+QC_MAX_NEW = 1  # content words or numbers the answer adds beyond the question (vague words excluded)
+QC_SIM = 0.75  # cosine of the answer to the question
+# negation
+NEG_MIN_SIM = 0.45  # an answer sentence must be about the criterion to contradict it
+NEG_CLAUSE_SIM = 0.65  # ... and the two clauses compared must make (nearly) the same claim
+NEG_WEIGHT_PENALTY = 3.0  # cap = 1 - penalty * (share of criterion weight contradicted) ...
+NEG_CAP_MAX = 0.5  # ... and never above this: stating the opposite of a key point is a serious error
+# non-English
+NONEN_SCRIPT_SHARE = 0.3
+NONEN_MIN_HITS = 3
+NONEN_HIT_RATIO = 1.5
+# caps
+CAP_STUFFING = 0.2
+CAP_QUESTION_COPY = 0.1
+CAP_NON_ENGLISH = 0.5
+CAP_ZERO = 0.0
+
+NOTES = {
+    Flag.GIBBERISH: "Your answer could not be read as words, so it scored zero.",
+    Flag.OFF_TOPIC: "Your answer does not address this question, so it scored zero.",
+    Flag.PADDING: "Parts of your answer did not address the question; only the relevant sentences were graded.",
+    Flag.STUFFING: "Your answer lists terms without relating them; it was capped.",
+    Flag.QUESTION_COPY: "Your answer mostly restates the question without adding an explanation; it was capped.",
+    Flag.NON_ENGLISH: ("Your answer does not seem to be in English: only the technical terms could be matched, so "
+                       "the grade is capped at half marks. Answer in English for a full grade."),
+}
+
+
+@dataclass(frozen=True)
+class GuardReport:
+    flags: tuple[Flag, ...] = ()
+    cap: float = 1.0  # the highest score the answer may receive
+    notes: tuple[str, ...] = ()
+    clean_answer: str = ""  # the answer without filler sentences; grade this one
+    negated_criteria: tuple[str, ...] = ()  # ids of criteria the answer contradicts
+    signals: tuple[tuple[str, float], ...] = ()  # the measurements behind the flags, for debugging and tuning
+
+    @property
+    def clean(self) -> bool:
+        return not self.flags
+
+
+class _Builder:
+    def __init__(self, answer: str) -> None:
+        self.flags: list[Flag] = []
+        self.notes: list[str] = []
+        self.cap = 1.0
+        self.clean_answer = answer
+        self.negated: list[str] = []
+        self.signals: dict[str, float] = {}
+
+    def flag(self, flag: Flag, cap: float, note: str | None = None) -> None:
+        if flag not in self.flags:
+            self.flags.append(flag)
+            self.notes.append(note or NOTES[flag])
+        self.cap = min(self.cap, cap)
+
+    def report(self) -> GuardReport:
+        return GuardReport(
+            flags=tuple(self.flags), cap=round(self.cap, 4), notes=tuple(self.notes), clean_answer=self.clean_answer,
+            negated_criteria=tuple(self.negated), signals=tuple(sorted(self.signals.items())),
+        )
+
+
+def _target_texts(target: GradingTarget) -> list[str]:
+    texts = [target.question, target.reference, *sentences(target.reference), *target.extra_references]
+    for c in target.criteria:
+        texts.extend([c.description, *c.phrasings])
+    return [t for t in dict.fromkeys(texts) if t.strip()]
+
+
+def _language(answer: str) -> tuple[bool, bool]:
+    """(not English, in a non-Latin script)."""
+    ls = language_stats(answer)
+    if ls.non_latin_ratio >= NONEN_SCRIPT_SHARE:
+        return True, True
+    return ls.foreign_hits >= NONEN_MIN_HITS and ls.foreign_hits >= NONEN_HIT_RATIO * ls.english_hits, False
+
+
+def _is_gibberish(answer: str, b: _Builder) -> bool:
+    js = junk_stats(answer)
+    b.signals.update(junk_ratio=js.junk_ratio, symbol_ratio=js.symbol_ratio)
+    if js.tokens == 0 or js.junk_ratio >= GIB_JUNK_RATIO or js.symbol_ratio >= GIB_SYMBOL_RATIO:
+        return True
+    return js.tokens >= GIB_MIN_TOKENS_FOR_REPEAT and round(js.distinct_ratio * js.tokens) <= GIB_MAX_DISTINCT
+
+
+def _is_term_list(text: str) -> bool:
+    st = list_stats(text)
+    if st.words < STUFF_MIN_WORDS:
+        return False
+    if st.function_ratio <= STUFF_FUNCTION_RATIO:
+        return True
+    if st.segments >= STUFF_TERM_SEGMENTS and st.term_segments / st.segments >= STUFF_TERM_SEGMENT_SHARE:
+        return True
+    return (st.top_repeat >= STUFF_REPEAT and st.repeat_share >= STUFF_REPEAT_SHARE
+            and st.function_ratio <= STUFF_REPEAT_FUNCTION_RATIO)
+
+
+def _check_stuffing(b: _Builder) -> None:
+    text = b.clean_answer
+    st = list_stats(text)
+    b.signals.update(function_ratio=st.function_ratio, repeat_share=st.repeat_share)
+    if _is_term_list(text):
+        b.flag(Flag.STUFFING, CAP_STUFFING)
+        return
+    spans = sentences(text)
+    lists = [s for s in spans if len(tokens(s)) >= STUFF_LIST_SENTENCE_WORDS and _is_term_list(s)]
+    if lists and len(lists) < len(spans):
+        b.clean_answer = " ".join(s for s in spans if s not in lists)
+        b.flag(Flag.STUFFING, 1.0, "A bare list of terms in your answer was not graded; the rest was.")
+
+
+def _check_question_copy(target: GradingTarget, q_sim: float, b: _Builder) -> None:
+    a = content_stems(b.clean_answer)
+    q = content_stems(target.question)
+    if len(a) < QC_MIN_STEMS:
+        return
+    copied = len(a & q) / len(a)
+    q_numbers = {t for t in tokens(target.question) if is_number(t)}
+    new = {s for s in a - q if s not in VAGUE_STEMS} | ({t for t in tokens(b.clean_answer) if is_number(t)} - q_numbers)
+    b.signals.update(question_copy_share=copied, new_words=float(len(new)), question_sim=q_sim)
+    if copied >= QC_COPY_SHARE and len(new) <= QC_MAX_NEW and q_sim >= QC_SIM:
+        b.flag(Flag.QUESTION_COPY, CAP_QUESTION_COPY)
+
+
+def _criterion_negated(c: CriterionSpec, spans: list[str], span_vecs: np.ndarray, embedder: Embedder,
+                       full_answer: str, topic: frozenset[str]) -> bool:
+    phrasings = list(dict.fromkeys([*c.phrasings, c.description]))
+    sims = span_vecs @ embedder.embed(phrasings).T
+    pairs = [(spans[int(i)], phrasings[int(j)]) for i, j in zip(*np.nonzero(sims >= NEG_MIN_SIM), strict=True)]
+    texts = list(dict.fromkeys(cl.text for pair in pairs for t in pair for cl in clauses(t)))
+    vecs = dict(zip(texts, embedder.embed(texts), strict=True)) if texts else {}
+
+    def same_claim(a: Clause, b: Clause) -> bool:
+        return float(vecs[a.text] @ vecs[b.text]) >= NEG_CLAUSE_SIM
+
+    contra = agree = 0
+    for span, phrasing in pairs:
+        cv, av = contradiction_votes(span, phrasing, topic, same_claim)
+        contra += cv
+        agree += av
+    if c.relation is not None and float(sims.max(initial=0.0)) >= NEG_MIN_SIM:
+        vote = relation_vote(full_answer, c.relation)
+        contra += 2 * (vote < 0)
+        agree += 2 * (vote > 0)
+    return contra > agree
+
+
+def _check_negation(target: GradingTarget, embedder: Embedder, b: _Builder) -> None:
+    spans = sentences(b.clean_answer)
+    if not spans or not target.criteria:
+        return
+    span_vecs = embedder.embed(spans)
+    total = sum(c.weight for c in target.criteria) or 1.0
+    topic = topic_stems(target.question)
+    negated = [c for c in target.criteria
+               if _criterion_negated(c, spans, span_vecs, embedder, b.clean_answer, topic)]
+    if not negated:
+        return
+    b.negated = [c.id for c in negated]
+    share = sum(c.weight for c in negated) / total
+    b.signals["negated_share"] = share
+    points = "; ".join(c.description.rstrip(".") for c in negated[:2])
+    b.flag(Flag.NEGATION, max(CAP_ZERO, min(NEG_CAP_MAX, 1.0 - NEG_WEIGHT_PENALTY * share)),
+           f"Your answer states the opposite of a key point ({points}); that point counts as contradicted.")
+
+
+def assess(answer: str, target: GradingTarget, embedder: Embedder) -> GuardReport:
+    """Inspect an answer for gaming before it is scored. Deterministic; at most three embedding calls."""
+    b = _Builder(answer.strip())
+    if not b.clean_answer:
+        return b.report()
+    if _is_gibberish(b.clean_answer, b):
+        b.flag(Flag.GIBBERISH, CAP_ZERO)
+        return b.report()
+    non_english, other_script = _language(b.clean_answer)
+
+    spans = sentences(b.clean_answer)
+    texts = _target_texts(target)
+    vecs = embedder.embed([b.clean_answer, *spans])
+    sims = vecs @ embedder.embed(texts).T  # rows: whole answer, then sentences
+    rel = sims.max(axis=1)
+    best = float(rel.max())
+    shared = content_stems(b.clean_answer) & content_stems(" ".join(texts)) - VAGUE_STEMS
+    b.signals.update(relevance=best, shared_words=float(len(shared)))
+    if non_english:
+        off = not other_script and best < OFF_TOPIC_SIM_NON_ENGLISH
+    else:
+        off = best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared)
+    if off:
+        b.flag(Flag.OFF_TOPIC, CAP_ZERO)
+        return b.report()
+    if non_english:
+        b.flag(Flag.NON_ENGLISH, CAP_NON_ENGLISH)
+        return b.report()
+
+    span_rel = rel[1:]
+    if len(spans) >= 2:
+        floor = max(PAD_SENTENCE_SIM, PAD_RELATIVE * float(span_rel.max()))
+        keep = [s for s, r in zip(spans, span_rel, strict=True) if r >= floor]
+        filler = [s for s, r in zip(spans, span_rel, strict=True) if r < floor]
+        if keep and filler:
+            b.clean_answer = " ".join(keep)
+            words_all = len(tokens(" ".join(spans))) or 1
+            share = len(tokens(" ".join(filler))) / words_all
+            b.signals["filler_share"] = share
+            if share >= PAD_FLAG_SHARE and len(filler) >= PAD_FLAG_MIN_SENTENCES:
+                b.flag(Flag.PADDING, 1.0)
+
+    _check_stuffing(b)
+    q_sim = float(embedder.embed([b.clean_answer])[0] @ embedder.embed([target.question])[0])
+    _check_question_copy(target, q_sim, b)
+    _check_negation(target, embedder, b)
+    return b.report()

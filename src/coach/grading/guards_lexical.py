@@ -1,0 +1,192 @@
+"""Lexical signals for the anti-gaming guards: function words, term lists, non-words and language.
+
+Everything here is plain string work (no model): the embedding-based checks live in `guards.py`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# Function words of English. Coordinators ("and", "or", "plus") are kept apart: a term list glued with
+# "and" is still a term list, so they do not count as relating words.
+FUNCTION_WORDS = frozenset(_words("""
+a about above across after again against all almost along also although always am among an another any are
+around as at be because been before being below between both but by can cannot could did do does doing done
+down during each either enough even ever every few for from further had has have having he her here hers him
+his how however i if in into is it its itself just least less like may me might mine more most much must my
+near neither never no nor not now of off often on once one only onto other otherwise our out over own per
+rather same several shall she should since so some such than that the their theirs them then there therefore
+these they this those though through thus till to too toward towards under unless until up upon us very via
+was we were what whatever when where whereas whether which while who whom whose why will with within without
+would yet you your get gets got need needs needed make makes made take takes let lets keep keeps stay stays
+"""))
+COORDINATORS = frozenset({"and", "or", "plus", "&", "vs", "versus"})
+# Extra words counted as English when guessing the language (common verbs of technical prose).
+ENGLISH_EXTRA = frozenset({"and", "or", "is", "are", "the", "of", "to", "it", "that", "this", "which", "each",
+                           "uses", "used", "sends", "moves", "reads", "splits", "split"})
+
+# Stopwords of the languages a candidate is most likely to switch to. Words that are also English are left out.
+FOREIGN_STOPWORDS: dict[str, frozenset[str]] = {
+    "fr": frozenset(_words("le la les des du un une et est sont pour par avec dans sur que qui pas ne plus donc car "
+                    "ce cette ces il elle ils au aux entre chaque fait deux aussi mais ou très être leur")),
+    "es": frozenset(_words("el la los las del un una y es son para por con en que no más pero como cada entre "
+                    "porque así sí solo también su sus se lo al muy hace dos")),
+    "de": frozenset(_words("der die das den dem des ein eine einer und ist sind für mit von zu auf nicht auch wird "
+                    "werden bei pro nur oder über etwa weil jede jeder zwei sich es")),
+    "it": frozenset(_words("il lo la gli le di del della un una e è sono per con che non più ma come ogni tra "
+                    "perché quindi solo anche dal dalla deve")),
+    "pt": frozenset(_words("o os as do da dos das um uma e é são para por com em que não mais mas como cada entre "
+                    "porque então só também seu sua ao pelo pela")),
+    "nl": frozenset(_words("de het een en is zijn voor met van op dat niet ook wordt bij alleen maar omdat elke "
+                    "twee")),
+}
+
+# Abbreviations that look like non-words but are everyday vocabulary in this domain.
+TECH_TOKENS = frozenset(_words("""
+tp pp dp ep sp cp kv gqa mha mqa mla mlp moe gpu gpus cpu nvl nvl72 nccl hbm ttft tbt tpot rdma nic nics ib
+pcie gemm gemms bf16 fp8 fp16 fp32 int4 sgl vllm qkv rs ag ar ffn rms sms sm llm llms kib mib gib gb mb kb tb
+gbps tflops pflops xpyd dcp ibgda ssd dram hgx dgx nvlink rope qps rps slo slos gb200 h100 h200 b200 h800
+"""))
+
+# Units are repeated by any quantitative answer ("812 GB, 101 GB per GPU..."): not evidence of stuffing.
+UNITS = frozenset({"gb", "mb", "kb", "tb", "gib", "mib", "kib", "ms", "us", "persec", "gbps", "x", "b", "bytes",
+                   "tok", "tokens"})
+# Words that fill a restated question without adding anything ("X is something, for a reason").
+VAGUE_WORDS = frozenset({"something", "somehow", "thing", "things", "certain", "reason", "reasons", "way", "ways",
+                         "stuff", "matter", "matters", "factor", "factors", "happens", "happen", "aspect",
+                         "various", "relevant", "appropriate", "needed", "important", "depends", "depending"})
+
+PLACEHOLDER_WORDS = frozenset({"lorem", "ipsum", "dolor", "amet", "consectetur", "adipiscing", "eiusmod",
+                               "tempor", "asdf", "qwerty", "blah", "foo", "bar", "baz"})
+_KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEYBOARD_RUNS = frozenset(
+    row[i:i + 4] for row in (*_KEYBOARD_ROWS, *(r[::-1] for r in _KEYBOARD_ROWS)) for i in range(len(row) - 3)
+)
+_VOWELS = set("aeiouy")
+_TOKEN = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*", re.UNICODE)
+_ALLOWED_PUNCT = set(".,;:!?'\"()[]-/%·×*+=<>→−–—’‘“”…^|~_{}@#$&\\`")
+STEM_LEN = 6
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased word tokens (unicode letters and digits; hyphenated words stay whole)."""
+    return [t.lower() for t in _TOKEN.findall(text)]
+
+
+def is_number(tok: str) -> bool:
+    """Numbers and quantities ("320", "8x", "400g", "2s")."""
+    return tok[:1].isdigit()
+
+
+def is_wordlike(tok: str) -> bool:
+    """A token that carries language (not a number, not a lone letter)."""
+    return any(ch.isalpha() for ch in tok) and len(tok) > 1
+
+
+def stem(tok: str) -> str:
+    return tok.replace("-", "")[:STEM_LEN]
+
+
+def content_stems(text: str) -> set[str]:
+    return {stem(t) for t in tokens(text) if t not in FUNCTION_WORDS and t not in COORDINATORS and is_wordlike(t)}
+
+
+@dataclass(frozen=True)
+class ListStats:
+    words: int  # word-like tokens
+    function_ratio: float  # relating function words / word-like tokens
+    term_segments: int  # comma/newline separated segments that are bare terms
+    segments: int
+    top_repeat: int  # occurrences of the most repeated content token
+    repeat_share: float  # that count / content tokens
+
+
+def list_stats(text: str) -> ListStats:
+    toks = [t for t in tokens(text) if is_wordlike(t)]
+    fw = sum(1 for t in toks if t in FUNCTION_WORDS)
+    segs = [s for s in re.split(r"[,;\n|•]+", text) if s.strip()]
+    term_segs = 0
+    for seg in segs:
+        st = [t for t in tokens(seg) if is_wordlike(t)]
+        if 0 < len(st) <= 3 and not any(t in FUNCTION_WORDS for t in st):
+            term_segs += 1
+    content = [t for t in toks if t not in FUNCTION_WORDS and t not in COORDINATORS and t not in UNITS]
+    counts = Counter(content)
+    top = max(counts.values()) if counts else 0
+    return ListStats(
+        words=len(toks), function_ratio=fw / len(toks) if toks else 0.0, term_segments=term_segs,
+        segments=len(segs), top_repeat=top, repeat_share=top / len(content) if content else 0.0,
+    )
+
+
+def is_junk_token(tok: str) -> bool:
+    """A token that is no word: keyboard runs, repeated letters, no vowels, placeholder text."""
+    if tok in TECH_TOKENS or is_number(tok) or not tok.isascii():
+        return False
+    letters = "".join(ch for ch in tok if ch.isalpha())
+    if len(letters) < 3:
+        return False
+    if tok in PLACEHOLDER_WORDS or any(run in letters for run in _KEYBOARD_RUNS):
+        return True
+    if re.search(r"(.)\1\1", letters) or re.search(r"(..+?)\1\1", letters):
+        return True
+    if any(ch.isdigit() for ch in tok) and any(ch.isalpha() for ch in tok) and len(tok) <= 4:
+        return True  # "xj3", "k9q": letters and digits mashed together
+    if not (set(letters) & _VOWELS):
+        return len(letters) >= 4
+    return bool(re.search(r"[^aeiouy]{6,}", letters))
+
+
+@dataclass(frozen=True)
+class JunkStats:
+    tokens: int
+    junk_ratio: float
+    symbol_ratio: float  # non-alphanumeric, non-space characters / non-space characters
+    distinct_ratio: float
+
+
+def junk_stats(text: str) -> JunkStats:
+    toks = tokens(text)
+    chars = [ch for ch in text if not ch.isspace()]
+    symbols = sum(1 for ch in chars if not ch.isalnum())
+    odd = sum(1 for ch in chars if not ch.isalnum() and ch not in _ALLOWED_PUNCT)
+    junk = sum(1 for t in toks if is_junk_token(t))
+    return JunkStats(
+        tokens=len(toks), junk_ratio=junk / len(toks) if toks else 1.0,
+        symbol_ratio=(symbols + odd) / len(chars) if chars else 0.0,
+        distinct_ratio=len(set(toks)) / len(toks) if toks else 0.0,
+    )
+
+
+@dataclass(frozen=True)
+class LanguageStats:
+    non_latin_ratio: float  # letters outside the Latin script / all letters
+    english_hits: int
+    foreign_hits: int
+    foreign_language: str | None
+
+
+def language_stats(text: str) -> LanguageStats:
+    letters = [ch for ch in text if ch.isalpha()]
+    non_latin = sum(1 for ch in letters if not unicodedata.name(ch, "LATIN").startswith("LATIN"))
+    toks = tokens(text)
+    en = sum(1 for t in toks if t in FUNCTION_WORDS or t in ENGLISH_EXTRA)
+    best_lang, best = None, 0
+    for lang, words in FOREIGN_STOPWORDS.items():
+        hits = sum(1 for t in toks if t in words and t not in FUNCTION_WORDS)
+        if hits > best:
+            best_lang, best = lang, hits
+    # accented letters are strong evidence of a Romance/Germanic language in running prose
+    accents = sum(1 for ch in letters if ch in "àâäáãçéèêëíìîïñóòôöõúùûüßœ")
+    return LanguageStats(
+        non_latin_ratio=non_latin / len(letters) if letters else 0.0,
+        english_hits=en, foreign_hits=best + accents // 2, foreign_language=best_lang,
+    )

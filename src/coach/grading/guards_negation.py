@@ -1,0 +1,434 @@
+"""Negation and swapped-relation detection between an answer sentence and a criterion phrasing.
+
+Embeddings score "decode is compute-bound" almost as high as "decode is memory-bound". This module reads
+polarity instead: each text is cut into clauses; in a clause, words of an antonym family (increase/decrease,
+column/row, prefill/decode, compute-/memory-bound...) map to the family's name with a sign, and a negation cue
+("not", "never", "no", "without", "rather than") flips the next antonym word in its scope or, if there is none,
+the whole clause. Two clauses about the same thing (shared content words) whose signs differ contradict each
+other. For ordered families (column then row, first/second, prefill then decode) that appear with both members
+in one clause, the order of the members is the sign.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from coach.grading.guards_lexical import COORDINATORS, FUNCTION_WORDS, UNITS, is_wordlike, stem
+
+NEG_SCOPE = 5  # tokens after a negation cue in which an antonym word absorbs the negation
+NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
+NEG_MIN_OVERLAP = 0.3  # ... and that share of the smaller clause's stems
+MIN_CLAUSE_STEMS = 2
+MAX_FAMILY_WORDS = 2  # a clause naming one family three times ("less prefill, fewer decode...") is not read
+LEAD_WITHOUT_MAX = 5  # "Without a KV cache, ..." (at most this many tokens) negates the rest of the sentence
+
+_PHRASES: tuple[tuple[str, str], ...] = (
+    (r"\bone after (?:the )?(?:an)?other\b|\bin (?:series|sequence)\b|\bback[- ]to[- ]back\b", " sequentially "),
+    (r"\bat the same time\b|\bsimultaneously\b|\bconcurrently\b|\bin parallel\b", " concurrently "),
+    (r"\bcompute[\s-]*(?:bound|limited)\b|\bflops?[\s-]*bound\b", " compute-bound "),
+    (
+        r"\bmemory[\s-]*(?:bandwidth[\s-]*)?(?:bound|limited)\b|\bhbm[\s-]*bound\b|\bmemory[\s-]access[\s-]bound\b",
+        " memory-bound ",
+    ),
+    (r"\bbandwidth[\s-]*(?:bound|dominated|limited)\b", " bandwidth-bound "),
+    (r"\blatency[\s-]*(?:bound|dominated|limited)\b", " latency-bound "),
+    (r"\b(?:in )?each (?:way|direction)\b|\bper[\s-]direction\b|\bone way\b", " perdirection "),
+    (r"\bbi-?directional\b|\bduplex\b|\bbidir\b", " bidirectional "),
+    (r"\bper second\b|\b/\s?s\b", " persec "),
+    (r"\brather than\b|\binstead of\b|\bas opposed to\b|\bno longer\b|\bno need to\b|\bfails? to\b", " not "),
+    (r"\bintra[\s-]?node\b", " within node "),
+    (r"\binter[\s-]?node\b", " across node "),
+    (r"\btensor[\s-]*parallel(?:ism)?\b", " tp "),
+    (r"\bpipeline[\s-]*parallel(?:ism)?\b", " pp "),
+    (r"\bdoes\s+not\b|\bdo\s+not\b|\bdid\s+not\b", " not "),
+    (r"\s[-–—]+\s", " , "),
+)
+
+# family name -> (words with sign +1, words with sign -1), as full-token regexes
+_FAMILIES: dict[str, tuple[str, str]] = {
+    "up": (
+        r"increas\w*|grow\w*|grew|rises?|rising|rose|raises?|raising|more|higher|larger|bigger|greater|"
+        r"doubles?|doubling|twice|exceeds?|overstates?",
+        r"decreas\w*|reduc\w*|shrinks?|shrinking|shrank|cuts?|cutting|lowers|lowered|lowering|drops?|"
+        r"falls?|fell|halves|halved|halving|less|fewer|lower|smaller|saves?|saving|removes?|removing|"
+        r"avoids?|eliminat\w*|understates?",
+    ),
+    "faster": (r"faster|quicker|speeds?|speed-up|speedup|accelerat\w*", r"slower|slows?|delays?|stalls?"),
+    "before": (r"before|earlier|precedes?|preceding", r"after|afterwards|later|follows?|following"),
+    "first": (r"first|1st", r"second|2nd"),
+    "column": (r"columns?|column-\w+|col", r"rows?|row-\w+"),
+    "prefill": (r"prefill\w*|pre-fill\w*|prompt-processing", r"decod\w*"),
+    "compute-bound": (r"compute-bound", r"memory-bound"),
+    "latency-bound": (r"latency-bound", r"bandwidth-bound"),
+    "latency": (r"latency|latencies", r"throughput|goodput"),
+    "sequential": (r"sequential\w*|serial\w*|serialized", r"concurrently|parallel|overlap\w*"),
+    "within": (r"within|inside|intra", r"across"),
+    "tp": (r"tp|tp\d+|tensor", r"pp|pp\d+|pipeline"),
+    "bidirectional": (r"bidirectional", r"perdirection"),
+    "symmetric": (r"symmetric\w*", r"asymmetric\w*"),
+    "independent": (r"independent\w*", r"dependent|depends?|depending"),
+    "replicated": (r"replicat\w*|duplicat\w*|copied|copies|copy", r"shard\w*|partition\w*"),
+    "same": (r"same|identical|equal\w*|uniform\w*", r"different|differs?|differing|vary|varies|unequal\w*"),
+}
+ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})
+# Families that name what a clause is about rather than what it says about it.
+ENTITY_FAMILIES = frozenset({"prefill", "tp", "first", "column", "latency"})
+_JOIN = "|"  # where a short clause was merged into its neighbour: negation scope stops here
+LIGHT_VERBS = frozenset(
+    {
+        "come",
+        "comes",
+        "came",
+        "happen",
+        "happens",
+        "occur",
+        "occurs",
+        "sit",
+        "sits",
+        "lie",
+        "lies",
+        "seem",
+        "seems",
+        "become",
+        "becomes",
+        "use",
+        "uses",
+        "used",
+        "have",
+        "has",
+        "had",
+        "get",
+        "gets",
+        "make",
+        "makes",
+        "need",
+        "needs",
+        "do",
+        "does",
+        "be",
+        "take",
+        "takes",
+        "give",
+        "gives",
+        "hold",
+        "holds",
+        "keep",
+        "keeps",
+        "go",
+        "goes",
+        "run",
+        "runs",
+        "really",
+        "actually",
+        "always",
+        "even",
+        "ever",
+    }
+)
+_FAMILY_RES = {name: (re.compile(f"(?:{p})"), re.compile(f"(?:{m})")) for name, (p, m) in _FAMILIES.items()}
+_NEG_CUES = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "none",
+        "nothing",
+        "neither",
+        "nor",
+        "without",
+        "cannot",
+        "nobody",
+        "stops",
+        "stop",
+        "stopped",
+        "ceases",
+    }
+)
+_CLAUSE_WORDS = frozenset(
+    {
+        "and",
+        "but",
+        "while",
+        "whereas",
+        "so",
+        "because",
+        "since",
+        "although",
+        "though",
+        "unlike",
+        "which",
+        "thus",
+        "therefore",
+        "hence",
+        "whilst",
+        "yet",
+        "means",
+        "if",
+        "when",
+    }
+)
+NEGATIVE_EVALUATIVES = frozenset({"poor", "bad", "wrong", "misleading", "useless", "unreliable", "inadequate"})
+_ANSWER_PARTICLE = re.compile(r"^\s*(?:no|yes|nope|yep|correct|right|wrong)\s*[,:;.!]\s*")
+_FILLER = frozenset(
+    {
+        "roughly",
+        "approximately",
+        "around",
+        "nearly",
+        "essentially",
+        "basically",
+        "simply",
+        "really",
+        "actually",
+        "still",
+        "indirectly",
+        "directly",
+        "times",
+    }
+)
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)+|[a-z0-9][a-z0-9'’\-]*|[,;:.!?()]")
+
+
+def family_of(tok: str) -> tuple[str, int] | None:
+    for name, (plus, minus) in _FAMILY_RES.items():
+        if plus.fullmatch(tok):
+            return name, 1
+        if minus.fullmatch(tok):
+            return name, -1
+    return None
+
+
+def is_negation(tok: str) -> bool:
+    return tok in _NEG_CUES or tok.endswith("n't") or tok.endswith("n’t")
+
+
+def normalise(text: str) -> str:
+    out = text.lower().replace("’", "'")
+    for pat, rep in _PHRASES:
+        out = re.sub(pat, rep, out)
+    return out
+
+
+@dataclass
+class Clause:
+    stems: set[str] = field(default_factory=set)
+    signs: dict[str, list[tuple[int, int, bool]]] = field(default_factory=dict)  # family -> [(pos, sign, negated)]
+    neg_heads: list[set[str]] = field(default_factory=list)  # what each negation no antonym absorbed bears on
+    negated_context: bool = False  # under a leading "Without a cache, ..." of the same sentence
+    text: str = ""
+
+    def mixed(self, family: str) -> bool:
+        return len({s for _, s, _ in self.signs[family]}) > 1
+
+    def family_value(self, family: str) -> int:
+        occ = self.signs[family]
+        signs = {s for _, s, _ in occ}
+        if len(signs) == 1 and any(neg for _, _, neg in occ):
+            return occ[0][1]  # "X rather than Y": one assertion stated twice
+        if family in ORDERED_FAMILIES and signs == {1, -1}:
+            return occ[0][1]  # both members present: the one named first gives the direction
+        value = 1
+        for _, s, _ in occ:
+            value *= s  # "fewer micro-batches grow the bubble": the relation between the two words
+        return value
+
+
+def clauses(text: str) -> list[Clause]:
+    """Clauses of a text, sentence by sentence; a leading "Without X," negates the rest of its sentence."""
+    out: list[Clause] = []
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n+", normalise(text)):
+        sentence = _ANSWER_PARTICLE.sub("", sentence)
+        toks = _TOKEN.findall(sentence)
+        groups: list[list[str]] = [[]]
+        for i, tok in enumerate(toks):
+            prev = toks[i - 1] if i else ""
+            nxt = toks[i + 1] if i + 1 < len(toks) else ""
+            boundary = tok in ",;:.!?()" or tok in _CLAUSE_WORDS
+            if tok == "," and is_negation(nxt):
+                boundary = False  # "throughput, not speed" stays one clause
+            if tok in {"and", "or"} and _same_family(prev, nxt):
+                boundary = False  # "prefill and decode GPUs" is one noun phrase
+            if boundary:
+                groups.append([])
+            else:
+                groups[-1].append(tok)
+        groups = _merge_short([g for g in groups if g])
+        parts = [_clause(words) for words in groups]
+        lead = groups[:1]
+        if lead and lead[0][0] == "without" and len(lead[0]) <= LEAD_WITHOUT_MAX and len(parts) > 1:
+            for c in parts[1:]:
+                c.negated_context = True
+            parts = parts[1:]
+        out.extend(parts)
+    return out
+
+
+def _merge_short(groups: list[list[str]]) -> list[list[str]]:
+    """A clause with fewer than MIN_CLAUSE_STEMS content words ("so they are replicated") joins its neighbour."""
+    out: list[list[str]] = []
+    carry: list[str] = []
+    for words in groups:
+        if sum(1 for w in words if _content(w)) < MIN_CLAUSE_STEMS and words[0] != "without":
+            if out:
+                out[-1] = [*out[-1], _JOIN, *words]
+            else:
+                carry.extend([*words, _JOIN])
+            continue
+        out.append([*carry, *words])
+        carry = []
+    if carry:
+        out.append(carry)
+    return out
+
+
+def _same_family(a: str, b: str) -> bool:
+    fa, fb = family_of(a), family_of(b)
+    return fa is not None and fb is not None and fa[0] == fb[0]
+
+
+def _content(tok: str) -> bool:
+    return tok[:1].isdigit() or (
+        tok not in FUNCTION_WORDS
+        and tok not in COORDINATORS
+        and tok not in UNITS
+        and tok not in _FILLER
+        and is_wordlike(tok)
+    )
+
+
+def _clause(words: list[str]) -> Clause:
+    c = Clause(text=" ".join(w for w in words if w != _JOIN))
+    absorbed: set[int] = set()  # antonym words that took a negation ("not after" = before)
+    content = {stem(w) for w in words if _content(w)}
+    for pos, tok in enumerate(words):
+        if tok in NEGATIVE_EVALUATIVES:
+            c.neg_heads.append(content)  # "X is a poor trigger" denies X as a whole
+            continue
+        if not is_negation(tok):
+            continue
+        # The negation bears on its head: the first content word, read past light verbs ("do not come after").
+        # An antonym word as head absorbs it ("not after" = before); a bare number is a quantity contrast
+        # ("0.8% instead of 3%"), which is the scorer's business, not a change of polarity.
+        window = [k for k in range(pos + 1, min(len(words), pos + 1 + NEG_SCOPE)) if k not in absorbed]
+        head: set[str] = set()
+        for k in window:
+            if words[k] == _JOIN:
+                break
+            if family_of(words[k]) is not None:
+                if not head:
+                    absorbed.add(k)
+                break
+            if _content(words[k]):
+                head.add(stem(words[k]))
+                if words[k] not in LIGHT_VERBS and not words[k][:1].isdigit():
+                    break
+        if any(not h[:1].isdigit() for h in head):
+            c.neg_heads.append(head)
+    for pos, tok in enumerate(words):
+        fam = family_of(tok)
+        if fam is not None:
+            name, sign = fam
+            negated = pos in absorbed
+            c.signs.setdefault(name, []).append((pos, -sign if negated else sign, negated))
+            c.stems.add(name)
+        elif not is_negation(tok) and tok not in NEGATIVE_EVALUATIVES and _content(tok):
+            c.stems.add(stem(tok))
+    return c
+
+
+def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) -> int:
+    """+1 agree, -1 contradict, 0 not comparable (different claims, or nothing polar about what they share).
+
+    `topic` holds the question's stems: sharing only those is not the same claim, and a negation must bear on
+    something beyond the topic ("no KV savings" does not deny "KV heads"). A clause about prefill and one about
+    decode are different claims, not opposite ones, unless a property (compute-/memory-bound, larger/smaller)
+    or a second subject ties them together.
+    """
+    shared = a.stems & b.stems
+    small = min(len(a.stems), len(b.stems))
+    if len(shared) < NEG_MIN_SHARED or small == 0 or len(shared) / small < NEG_MIN_OVERLAP:
+        return 0
+    families = {
+        f
+        for f in shared & a.signs.keys() & b.signs.keys()
+        if (f not in ORDERED_FAMILIES or a.mixed(f) == b.mixed(f))
+        and len(a.signs[f]) <= MAX_FAMILY_WORDS
+        and len(b.signs[f]) <= MAX_FAMILY_WORDS
+    }
+    claim = shared - topic
+    neg_a = sum(1 for head in a.neg_heads if head & claim)
+    neg_b = sum(1 for head in b.neg_heads if head & claim)
+    properties = families - ENTITY_FAMILIES
+    orders = {f for f in families & ORDERED_FAMILIES if a.mixed(f)}
+    if not (properties or orders or neg_a or neg_b or len(families) >= 2):
+        return 0
+    va = -1 if (neg_a + a.negated_context) % 2 else 1
+    vb = -1 if (neg_b + b.negated_context) % 2 else 1
+    for fam in families:
+        va *= a.family_value(fam)
+        vb *= b.family_value(fam)
+    return 1 if va == vb else -1
+
+
+def contradiction_votes(
+    answer_sentence: str,
+    phrasing: str,
+    topic: frozenset[str] = frozenset(),
+    same_claim: Callable[[Clause, Clause], bool] | None = None,
+) -> tuple[int, int]:
+    """(contradicting, agreeing) clause pairs; each phrasing clause is compared with its closest answer clause.
+
+    `same_claim` (e.g. clause embeddings above a floor) can veto pairs that share words but not a subject.
+    """
+    a_clauses = clauses(answer_sentence)
+    contra = agree = 0
+    for pc in clauses(phrasing):
+        best: Clause | None = None
+        best_shared = 0
+        for ac in a_clauses:
+            n = len(ac.stems & pc.stems)
+            if n > best_shared:
+                best, best_shared = ac, n
+        if best is None:
+            continue
+        v = clause_verdict(best, pc, topic)
+        if v and same_claim is not None and not same_claim(best, pc):
+            continue
+        contra += v < 0
+        agree += v > 0
+    return contra, agree
+
+
+def topic_stems(question: str) -> frozenset[str]:
+    """Stems of the question, in the same normal form as clause stems."""
+    out: set[str] = set()
+    for c in clauses(question):
+        out |= c.stems
+    return frozenset(out)
+
+
+_REVERSERS = re.compile(r"\b(after|following|once|preceded|follows)\b")
+
+
+def relation_vote(answer: str, relation: tuple[str, str]) -> int:
+    """+1 if the answer names the pair in the criterion's order, -1 if reversed, 0 if it doesn't name both."""
+    first, second = (r.lower() for r in relation)
+    text = normalise(answer)
+    vote = 0
+    for sent in re.split(r"(?<=[.!?;])\s+|\n+", text):
+        i, j = _find(sent, first), _find(sent, second)
+        if i < 0 or j < 0:
+            continue
+        between = sent[min(i, j) : max(i, j)]
+        forward = i < j
+        if _REVERSERS.search(between):
+            forward = not forward
+        vote += 1 if forward else -1
+    return (vote > 0) - (vote < 0)
+
+
+def _find(text: str, term: str) -> int:
+    m = re.search(r"\b" + re.escape(term[: max(3, len(term) - 1)]), text)
+    return m.start() if m else -1

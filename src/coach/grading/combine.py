@@ -96,7 +96,10 @@ def strip_injected_credit(embedding: Score, report: InjectionReport) -> Score:
             criteria.append(c)
     if not lost:
         return embedding
-    return embedding.model_copy(update={"value": max(0.0, embedding.value - lost), "criteria": tuple(criteria)})
+    # The calibrated value is not a plain sum of criterion credits, so remove the injected share of it.
+    earned = sum(c.weight * VERDICT_CREDIT[c.verdict] for c in embedding.criteria)
+    kept = max(0.0, earned - lost) / earned if earned else 0.0
+    return embedding.model_copy(update={"value": embedding.value * kept, "criteria": tuple(criteria)})
 
 
 def combine(

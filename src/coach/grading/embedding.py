@@ -133,16 +133,17 @@ class EmbeddingGrader:
             return
         new = [t for t in dict.fromkeys(t for _, t in rows) if t not in self._contexts]
         self.encoder.encode([*texts, *(x for t in new for x in target_texts(t))])
-        guards = _guards() if self.use_guards else None
-        if guards is not None:
+        guards: Any = _guards() if self.use_guards else None
+        for _ in range(3 if guards is not None else 0):  # what the guards embed depends on what they embedded
             needed: set[str] = set()
             for answer, target in rows:
                 if answer.strip():
                     self.context(target)
                     guards.assess(answer, target, _EncodedEmbedder(self.encoder, self.encoder.encode_one(answer),
                                                                    needed))
-            if needed:
-                self.encoder.encode(sorted(needed))
+            if not needed:
+                break
+            self.encoder.encode(sorted(needed))
 
     def grade(self, answer: str, target: GradingTarget) -> Score:
         return self.grade_detailed(answer, target)[0]

@@ -299,7 +299,8 @@ def _content(tok: str) -> bool:
 
 
 def _clause(words: list[str]) -> Clause:
-    c = Clause(text=" ".join(w for w in words if w != _JOIN))
+    # the text compared by embeddings leaves the negations out: it should say what the clause is about
+    c = Clause(text=" ".join(w for w in words if w != _JOIN and not is_negation(w)))
     absorbed: set[int] = set()  # antonym words that took a negation ("not after" = before)
     content = {stem(w) for w in words if _content(w)}
     for pos, tok in enumerate(words):

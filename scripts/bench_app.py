@@ -11,7 +11,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -20,37 +19,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.server import free_port, wait_healthy  # noqa: E402
+from tests.e2e.server import streamlit_server  # noqa: E402
 
 
 def first_page_seconds(state: Path) -> dict[str, float]:
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    env = {**os.environ, "COACH_STATE_DIR": str(state), "COACH_LLM_MODE": "off"}
     start = time.monotonic()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.port",
-            str(port),
-            "--server.headless",
-            "true",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        healthy = wait_healthy(url)
+    with streamlit_server(state) as url:
+        healthy = time.monotonic() - start
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path="/usr/bin/chromium",
@@ -61,9 +38,6 @@ def first_page_seconds(state: Path) -> dict[str, float]:
             page.wait_for_selector("text=Learning path · AI Inference", timeout=120_000)
             rendered = time.monotonic() - start
             browser.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
     return {"health_s": round(healthy, 2), "first_page_s": round(rendered, 2)}
 
 

@@ -13,26 +13,22 @@ from coach.calc.formulas import (
     _bytes,
     active_weight_bytes,
     flops_per_token,
+    hbm_gb,
+    hbm_tb_s,
     kv_bytes_per_token,
     kv_bytes_per_token_mla,
     weight_bytes,
 )
 from coach.calc.registry import calculator
-from coach.calc.tables import hardware, link, model
+from coach.calc.tables import link, model
 
 
 def _bw_bytes_s(hw_id: str) -> float:
-    bw = hardware(hw_id).hbm_tb_s
-    if bw is None:
-        raise ValueError(f"no HBM bandwidth on record for {hw_id}")
-    return bw * 1e12
+    return hbm_tb_s(hw_id) * 1e12
 
 
 def _hbm_bytes(hw_id: str) -> float:
-    cap = hardware(hw_id).hbm_gb
-    if cap is None:
-        raise ValueError(f"no HBM capacity on record for {hw_id}")
-    return cap * 1e9
+    return hbm_gb(hw_id) * 1e9
 
 
 def _gqa(model_id: str) -> tuple[int, int, int, int]:

@@ -9,25 +9,19 @@ from __future__ import annotations
 
 import math
 
-from coach.calc.formulas import kv_bytes_per_token, kv_duplication_under_tp, weight_bytes
+from coach.calc.formulas import hbm_gb, hbm_tb_s, kv_bytes_per_token, kv_duplication_under_tp, weight_bytes
 from coach.calc.registry import calculator
-from coach.calc.tables import hardware, link, model
+from coach.calc.tables import link, model
 
 _EPS = 1e-9
 
 
 def _hbm_bytes(hw_id: str) -> float:
-    cap = hardware(hw_id).hbm_gb
-    if cap is None:
-        raise ValueError(f"no HBM capacity on record for {hw_id}")
-    return cap * 1e9
+    return hbm_gb(hw_id) * 1e9
 
 
 def _hbm_bytes_per_s(hw_id: str) -> float:
-    bw = hardware(hw_id).hbm_tb_s
-    if bw is None:
-        raise ValueError(f"no HBM bandwidth on record for {hw_id}")
-    return bw * 1e12
+    return hbm_tb_s(hw_id) * 1e12
 
 
 # Little's law and replica counts ---------------------------------------------------------------------------

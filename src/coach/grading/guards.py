@@ -12,6 +12,7 @@ development set (/work/heldout/dev.csv) and the unit tests, never on the held-ou
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +57,7 @@ STUFF_TERM_SEGMENT_SHARE = 0.7
 STUFF_REPEAT = 4
 STUFF_REPEAT_SHARE = 0.3
 STUFF_REPEAT_FUNCTION_RATIO = 0.2  # repetition counts only in text this poor in relating words
+STUFF_ARITHMETIC_EXEMPT = 2  # operators (x, ·, =) that make a text a calculation, not a list
 STUFF_LIST_SENTENCE_WORDS = 8  # a sentence this long that is a bare term list is stripped from a longer answer
 # question copy
 QC_MIN_STEMS = 3
@@ -147,10 +149,13 @@ def _is_gibberish(answer: str, b: _Builder) -> bool:
     return js.tokens >= GIB_MIN_TOKENS_FOR_REPEAT and round(js.distinct_ratio * js.tokens) <= GIB_MAX_DISTINCT
 
 
+_ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=]")
+
+
 def _is_term_list(text: str) -> bool:
     st = list_stats(text)
-    if st.words < STUFF_MIN_WORDS:
-        return False
+    if st.words < STUFF_MIN_WORDS or len(_ARITHMETIC.findall(text)) >= STUFF_ARITHMETIC_EXEMPT:
+        return False  # a worked calculation ("2 x 80 layers x 8 KV heads x ...") is no term list
     if st.function_ratio <= STUFF_FUNCTION_RATIO:
         return True
     if st.segments >= STUFF_TERM_SEGMENTS and st.term_segments / st.segments >= STUFF_TERM_SEGMENT_SHARE:

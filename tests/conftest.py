@@ -31,3 +31,17 @@ def st_embedder():  # type: ignore[no-untyped-def]
     from coach.providers.st_embedder import SentenceTransformerEmbedder
 
     return SentenceTransformerEmbedder()
+
+
+@pytest.fixture(scope="session")
+def embedder(st_embedder):  # type: ignore[no-untyped-def]
+    """Alias used by the grading and judge tests."""
+    return st_embedder
+
+
+@pytest.fixture(scope="session")
+def grader(embedder):  # type: ignore[no-untyped-def]
+    """An offline grader on the shipped parameters."""
+    from coach.grading.embedding import EmbeddingGrader
+
+    return EmbeddingGrader(embedder)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from coach.grading.embedding import EmbeddingGrader
 from coach.grading.score import Dimension
 from coach.grading.target import CriterionSpec, GradingTarget, MisconceptionSpec
 
@@ -81,12 +80,3 @@ def target() -> GradingTarget:
     return make_target()
 
 
-@pytest.fixture(scope="session")
-def embedder(st_embedder):  # type: ignore[no-untyped-def]
-    """The real all-MiniLM-L6-v2 embedder (one load per test session, shared with tests/conftest.py)."""
-    return st_embedder
-
-
-@pytest.fixture(scope="session")
-def grader(embedder) -> EmbeddingGrader:  # type: ignore[no-untyped-def]
-    return EmbeddingGrader(embedder)

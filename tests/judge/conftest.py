@@ -78,5 +78,3 @@ def make_target(key: str = "kv-cache-size@1") -> GradingTarget:
 @pytest.fixture(scope="session")
 def target() -> GradingTarget:
     return make_target()
-
-

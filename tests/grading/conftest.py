@@ -1,3 +1,1 @@
-"""Fixtures for the offline grader tests: the real embedder (loaded once) and a grader on shipped params."""
-
-from __future__ import annotations
+"""The offline grader tests use the `embedder` and `grader` fixtures of tests/conftest.py."""

@@ -17,16 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from coach.grading.alignment import span_match
 from coach.grading.anchors import anchor_features
 from coach.grading.calibration import GraderParams, shipped_params
 from coach.grading.encoding import Encoded, Encoder
 from coach.grading.features import Match, TargetContext, features, target_context, target_texts
+from coach.grading.guard_vectors import PooledVectors
 from coach.grading.score import VERDICT_CREDIT, CriterionResult, Flag, Score, Verdict
 from coach.grading.target import GradingTarget
-from coach.providers.base import Embedder, Matrix
+from coach.providers.base import Embedder
 
 RUBRIC_BLEND = 0.5  # rubric targets: share of the score from criterion credit (the rest: the fitted model)
 LOW_CONFIDENCE = 0.5
@@ -57,39 +56,6 @@ class Trace:
         else:
             value = model_value * self.factor
         return float(min(1.0, max(0.0, min(value, self.cap))))
-
-
-class _EncodedEmbedder:
-    """What the guards see as an embedder: vectors come from the grader's encoder (cached, bit-stable per
-    text). With `record`, a dry run: texts not yet encoded are noted and answered with zeros, so that
-    `grade_many` can encode everything the guards will need in one batched pass."""
-
-    def __init__(self, encoder: Encoder, answer: Encoded, record: set[str] | None = None) -> None:
-        self.name = "grader-encodings"
-        self.encoder = encoder
-        self.record = record
-        # Only the whole answer is known up front; its sentences and clauses are encoded on their own, as the
-        # guards were tuned on stand-alone sentence vectors (the pooled span vectors of Encoded differ).
-        self.known: dict[str, np.ndarray] = {answer.text.strip(): answer.sent, answer.text: answer.sent}
-
-    def embed(self, texts: Sequence[str]) -> Matrix:
-        todo = [t for t in dict.fromkeys(texts) if t not in self.known]
-        for t in todo:
-            hit = self.encoder.cached(t)
-            if hit is not None:
-                self.known[t] = hit.sent
-        todo = [t for t in todo if t not in self.known]
-        if todo and self.record is not None:  # dry run: note what is needed, answer with zeros
-            self.record.update(todo)
-            for t in todo:
-                self.known[t] = np.zeros_like(next(iter(self.known.values())))
-        elif todo:
-            for t, e in zip(todo, self.encoder.encode(todo), strict=True):
-                self.known[t] = e.sent
-        dim = next(iter(self.known.values())).shape[0]
-        if not texts:
-            return np.zeros((0, dim), dtype=np.float32)
-        return np.stack([self.known[t] for t in texts]).astype(np.float32)
 
 
 def _guards() -> Any:
@@ -126,24 +92,21 @@ class EmbeddingGrader:
         return [self.grade(answer, target) for answer, target in rows]
 
     def prepare(self, rows: Sequence[tuple[str, GradingTarget]]) -> None:
-        """Encode in one batched pass what grading these rows needs: the answers, every new target's texts,
-        and the texts the guards will embed (found by a dry run). Changes speed only, never a grade."""
+        """Encode in one batched pass what grading these rows needs: the answers and every new target's texts
+        (the guards pool what they need from these). Changes speed only, never a grade."""
         texts = [a for a, _ in rows if a.strip()]
         if not texts:
             return
         new = [t for t in dict.fromkeys(t for _, t in rows) if t not in self._contexts]
         self.encoder.encode([*texts, *(x for t in new for x in target_texts(t))])
-        guards: Any = _guards() if self.use_guards else None
-        for _ in range(3 if guards is not None else 0):  # what the guards embed depends on what they embedded
-            needed: set[str] = set()
-            for answer, target in rows:
-                if answer.strip():
-                    self.context(target)
-                    guards.assess(answer, target, _EncodedEmbedder(self.encoder, self.encoder.encode_one(answer),
-                                                                   needed))
-            if not needed:
-                break
-            self.encoder.encode(sorted(needed))
+
+    def guard_report(self, answer: str, target: GradingTarget, enc: Encoded | None = None) -> Any:
+        """What the anti-gaming guards make of an answer (a `GuardReport`), or None with the guards off."""
+        guards = _guards() if self.use_guards else None
+        if guards is None:
+            return None
+        enc = enc or self.encoder.encode_one(answer)
+        return guards.assess(answer, target, PooledVectors(self.encoder, enc, self.context(target).texts))
 
     def grade(self, answer: str, target: GradingTarget) -> Score:
         return self.grade_detailed(answer, target)[0]
@@ -155,10 +118,8 @@ class EmbeddingGrader:
             return empty, Trace(features={}, model=0.0, factor=0.0, cap=0.0, credit=0.0, rubric=target.from_rubric)
         enc = self.encoder.encode_one(answer)
         ctx = self.context(target)
-        report = None
-        guards = _guards() if self.use_guards else None
-        if guards is not None:
-            report = guards.assess(answer, target, _EncodedEmbedder(self.encoder, enc))
+        report = self.guard_report(answer, target, enc)
+        if report is not None:
             clean = (report.clean_answer or "").strip()
             if clean and clean != answer.strip():
                 enc = self.encoder.encode_one(clean)

@@ -39,6 +39,7 @@ class Encoded:
     alpha: np.ndarray  # bool per piece: part of a word (not punctuation)
     spans: list[str] = field(default_factory=list)  # the sentences of the text
     span_vecs: Matrix = field(default_factory=lambda: np.zeros((0, 1), dtype=np.float32))
+    offsets: list[tuple[int, int]] = field(default_factory=list)  # each piece's character span in `text`
 
     @property
     def n_words(self) -> int:
@@ -67,6 +68,19 @@ def _words_of(text: str, pieces: list[str], offsets: list[tuple[int, int]]) -> l
         for i in g:
             out[i] = word
     return out
+
+
+def pooled(enc: Encoded, idx: Sequence[int]) -> np.ndarray | None:
+    """The L2-normalised mean of some of a text's piece vectors (None when there are none)."""
+    if not len(idx):
+        return None
+    v = enc.vecs[list(idx)].mean(axis=0)
+    return (v / max(float(np.linalg.norm(v)), 1e-9)).astype(np.float32)
+
+
+def pieces_in(enc: Encoded, start: int, end: int) -> list[int]:
+    """Indices of the pieces lying inside the character range [start, end) of the text."""
+    return [i for i, (a, b) in enumerate(enc.offsets) if a >= start and b <= end and b > a]
 
 
 def _sentence_ranges(text: str, offsets: list[tuple[int, int]]) -> list[tuple[str, list[int]]]:
@@ -107,7 +121,7 @@ def build(text: str, full: FullEncoding) -> Encoded:
         if not rows:
             spans = [text.strip()]
     return Encoded(text=text, sent=sent, pieces=pieces, vecs=vecs, words=words, stems=[stem(w) for w in words],
-                   content=content, alpha=alpha, spans=spans, span_vecs=span_vecs)
+                   content=content, alpha=alpha, spans=spans, span_vecs=span_vecs, offsets=list(offsets))
 
 
 class Encoder:

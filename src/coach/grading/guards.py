@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from coach.grading.guard_vectors import GuardVectors, StandaloneVectors
 from coach.grading.guards_lexical import (
     VAGUE_WORDS,
     content_stems,
@@ -27,7 +28,7 @@ from coach.grading.guards_lexical import (
     stem,
     tokens,
 )
-from coach.grading.guards_negation import Clause, clauses, contradiction_votes, relation_vote, topic_stems
+from coach.grading.guards_negation import Clause, contradiction_votes, relation_vote, topic_stems
 from coach.grading.score import Flag
 from coach.grading.target import CriterionSpec, GradingTarget
 from coach.grading.text import sentences
@@ -44,6 +45,7 @@ GIB_MAX_DISTINCT = 2  # six tokens or more drawn from at most two distinct ones 
 OFF_TOPIC_SIM = 0.2  # below this the answer is off-topic whatever words it shares
 OFF_TOPIC_SIM_SOFT = 0.35  # below this it is off-topic unless it shares a content word with the target
 OFF_TOPIC_SIM_NON_ENGLISH = 0.15  # (Latin-script languages; other scripts are not judged by an English model)
+OFF_TOPIC_MIN_WORDS = 6  # shorter answers ("Nothing will happen.") are too short to judge by embeddings
 # padding: a sentence is filler when far from everything the question is about
 PAD_SENTENCE_SIM = 0.36
 PAD_RELATIVE = 0.42  # ... or below this share of the answer's most relevant sentence
@@ -66,7 +68,7 @@ QC_MAX_NEW = 1  # content words or numbers the answer adds beyond the question (
 QC_SIM = 0.75  # cosine of the answer to the question
 # negation
 NEG_MIN_SIM = 0.45  # an answer sentence must be about the criterion to contradict it
-NEG_CLAUSE_SIM = 0.65  # ... and the two clauses compared must make (nearly) the same claim
+NEG_CLAUSE_SIM = 0.6  # ... and the two clauses compared (pooled from their own texts) must make one claim
 NEG_WEIGHT_PENALTY = 3.0  # cap = 1 - penalty * (share of criterion weight contradicted) ...
 NEG_CAP_MAX = 0.5  # ... and never above this: stating the opposite of a key point is a serious error
 # non-English
@@ -126,7 +128,8 @@ class _Builder:
         )
 
 
-def _target_texts(target: GradingTarget) -> list[str]:
+def target_texts(target: GradingTarget) -> list[str]:
+    """The target's texts the guards embed (the grader encodes them once per target)."""
     texts = [target.question, target.reference, *sentences(target.reference), *target.extra_references]
     for c in target.criteria:
         texts.extend([c.description, *c.phrasings])
@@ -187,23 +190,31 @@ def _check_question_copy(target: GradingTarget, q_sim: float, b: _Builder) -> No
     q_numbers = {t for t in tokens(target.question) if is_number(t)}
     new = {s for s in a - q if s not in VAGUE_STEMS} | ({t for t in tokens(b.clean_answer) if is_number(t)} - q_numbers)
     b.signals.update(question_copy_share=copied, new_words=float(len(new)), question_sim=q_sim)
-    if copied >= QC_COPY_SHARE and len(new) <= QC_MAX_NEW and q_sim >= QC_SIM:
+    # The one new word may be the answer itself ("because the rubber band vibrates"): not a copy if the
+    # reference says it.
+    answers = new & content_stems(" ".join([target.reference, *target.extra_references]))
+    if copied >= QC_COPY_SHARE and len(new) <= QC_MAX_NEW and q_sim >= QC_SIM and not answers:
         b.flag(Flag.QUESTION_COPY, CAP_QUESTION_COPY)
 
 
-def _criterion_negated(c: CriterionSpec, spans: list[str], span_vecs: np.ndarray, embedder: Embedder,
+def _criterion_negated(c: CriterionSpec, spans: list[str], span_vecs: np.ndarray, vectors: GuardVectors,
                        full_answer: str, topic: frozenset[str]) -> bool:
     phrasings = list(dict.fromkeys([*c.phrasings, c.description]))
-    sims = span_vecs @ embedder.embed(phrasings).T
+    sims = span_vecs @ vectors.embed(phrasings).T
     pairs = [(spans[int(i)], phrasings[int(j)]) for i, j in zip(*np.nonzero(sims >= NEG_MIN_SIM), strict=True)]
-    texts = list(dict.fromkeys(cl.text for pair in pairs for t in pair for cl in clauses(t)))
-    vecs = dict(zip(texts, embedder.embed(texts), strict=True)) if texts else {}
+    vecs: dict[tuple[str, str], np.ndarray] = {}
 
-    def same_claim(a: Clause, b: Clause) -> bool:
-        return float(vecs[a.text] @ vecs[b.text]) >= NEG_CLAUSE_SIM
+    def vec(source: str, clause: Clause) -> np.ndarray:
+        key = (source, clause.text)
+        if key not in vecs:
+            vecs[key] = vectors.words(source, clause.text)
+        return vecs[key]
 
     contra = agree = 0
     for span, phrasing in pairs:
+        def same_claim(a: Clause, b: Clause, span: str = span, phrasing: str = phrasing) -> bool:
+            return float(vec(span, a) @ vec(phrasing, b)) >= NEG_CLAUSE_SIM
+
         cv, av = contradiction_votes(span, phrasing, topic, same_claim)
         contra += cv
         agree += av
@@ -214,15 +225,15 @@ def _criterion_negated(c: CriterionSpec, spans: list[str], span_vecs: np.ndarray
     return contra > agree
 
 
-def _check_negation(target: GradingTarget, embedder: Embedder, b: _Builder) -> None:
+def _check_negation(target: GradingTarget, vectors: GuardVectors, b: _Builder) -> None:
     spans = sentences(b.clean_answer)
     if not spans or not target.criteria:
         return
-    span_vecs = embedder.embed(spans)
+    span_vecs = vectors.embed(spans)
     total = sum(c.weight for c in target.criteria) or 1.0
     topic = topic_stems(target.question)
     negated = [c for c in target.criteria
-               if _criterion_negated(c, spans, span_vecs, embedder, b.clean_answer, topic)]
+               if _criterion_negated(c, spans, span_vecs, vectors, b.clean_answer, topic)]
     if not negated:
         return
     b.negated = [c.id for c in negated]
@@ -233,8 +244,10 @@ def _check_negation(target: GradingTarget, embedder: Embedder, b: _Builder) -> N
            f"Your answer states the opposite of a key point ({points}); that point counts as contradicted.")
 
 
-def assess(answer: str, target: GradingTarget, embedder: Embedder) -> GuardReport:
-    """Inspect an answer for gaming before it is scored. Deterministic; at most three embedding calls."""
+def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder) -> GuardReport:
+    """Inspect an answer for gaming before it is scored. Deterministic. The grader passes `PooledVectors`
+    (no forward pass beyond the answer's own); any plain embedder works too, encoding every text on its own."""
+    v: GuardVectors = vectors if isinstance(vectors, GuardVectors) else StandaloneVectors(vectors)
     b = _Builder(answer.strip())
     if not b.clean_answer:
         return b.report()
@@ -244,9 +257,9 @@ def assess(answer: str, target: GradingTarget, embedder: Embedder) -> GuardRepor
     non_english, other_script = _language(b.clean_answer)
 
     spans = sentences(b.clean_answer)
-    texts = _target_texts(target)
-    vecs = embedder.embed([b.clean_answer, *spans])
-    sims = vecs @ embedder.embed(texts).T  # rows: whole answer, then sentences
+    texts = target_texts(target)
+    vecs = v.embed([b.clean_answer, *spans])
+    sims = vecs @ v.embed(texts).T  # rows: whole answer, then sentences
     rel = sims.max(axis=1)
     best = float(rel.max())
     shared = content_stems(b.clean_answer) & content_stems(" ".join(texts)) - VAGUE_STEMS
@@ -254,7 +267,8 @@ def assess(answer: str, target: GradingTarget, embedder: Embedder) -> GuardRepor
     if non_english:
         off = not other_script and best < OFF_TOPIC_SIM_NON_ENGLISH
     else:
-        off = best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared)
+        off = len(tokens(b.clean_answer)) >= OFF_TOPIC_MIN_WORDS and (
+            best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared))
     if off:
         b.flag(Flag.OFF_TOPIC, CAP_ZERO)
         return b.report()
@@ -276,7 +290,7 @@ def assess(answer: str, target: GradingTarget, embedder: Embedder) -> GuardRepor
                 b.flag(Flag.PADDING, 1.0)
 
     _check_stuffing(b)
-    q_sim = float(embedder.embed([b.clean_answer])[0] @ embedder.embed([target.question])[0])
+    q_sim = float(v.embed([b.clean_answer])[0] @ v.embed([target.question])[0])
     _check_question_copy(target, q_sim, b)
-    _check_negation(target, embedder, b)
+    _check_negation(target, v, b)
     return b.report()

@@ -20,6 +20,7 @@ from coach.grading.guards_lexical import COORDINATORS, FUNCTION_WORDS, UNITS, is
 NEG_SCOPE = 5  # tokens after a negation cue in which an antonym word absorbs the negation
 NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
 NEG_MIN_OVERLAP = 0.3  # ... and that share of the smaller clause's stems
+NEG_ONLY_JACCARD = 0.5  # a bare "not" denies a clause only if the two clauses say nearly the same words
 MIN_CLAUSE_STEMS = 2
 MAX_FAMILY_WORDS = 2  # a clause naming one family three times ("less prefill, fewer decode...") is not read
 LEAD_WITHOUT_MAX = 5  # "Without a KV cache, ..." (at most this many tokens) negates the rest of the sentence
@@ -211,6 +212,12 @@ def normalise(text: str) -> str:
     return out
 
 
+def phrase_matches(text: str) -> list[tuple[int, int, str]]:
+    """Where `normalise` rewrites a phrase of `text`: (start, end, the words it becomes)."""
+    low = text.lower().replace("’", "'")
+    return [(m.start(), m.end(), rep.strip()) for pat, rep in _PHRASES[:-1] for m in re.finditer(pat, low)]
+
+
 @dataclass
 class Clause:
     stems: set[str] = field(default_factory=set)
@@ -364,6 +371,11 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     properties = families - ENTITY_FAMILIES
     orders = {f for f in families & ORDERED_FAMILIES if a.mixed(f)}
     if not (properties or orders or neg_a or neg_b or len(families) >= 2):
+        return 0
+    if not (properties or orders) and (len(shared) / len(a.stems | b.stems) < NEG_ONLY_JACCARD
+                         or (a.stems - b.stems and b.stems - a.stems)):
+        # "connected to the positive" vs "not connected to the negative": each says something the other does
+        # not, so they are two claims, not one claim and its denial
         return 0
     va = -1 if (neg_a + a.negated_context) % 2 else 1
     vb = -1 if (neg_b + b.negated_context) % 2 else 1

@@ -69,7 +69,7 @@ class SentenceTransformerEmbedder:
                     self._cache[text] = vec.astype(np.float32)
                     if len(self._cache) > self._cache_size:
                         self._cache.popitem(last=False)
-        dim = self._model.get_sentence_embedding_dimension()
+        dim = self._model.get_embedding_dimension()
         if not texts:
             return np.zeros((0, dim), dtype=np.float32)
         return np.stack([self._lookup(t) for t in texts]).astype(np.float32)

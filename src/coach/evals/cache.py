@@ -24,7 +24,8 @@ class CachedEmbedder:
         self.name = getattr(inner, "name", "embedder")
         self.folder = folder
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.file = folder / f"{self.name}.full.pkl"
+        layout = getattr(inner, "full_layout", "")  # token vectors from another batch layout differ slightly
+        self.file = folder / f"{self.name}.full{'-' + layout if layout else ''}.pkl"
         self.store: dict[str, Any] = {}
         if self.file.exists():
             with self.file.open("rb") as f:

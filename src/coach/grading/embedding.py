@@ -75,6 +75,7 @@ class EmbeddingGrader:
         self.encoder = Encoder(embedder)
         self.use_guards = use_guards
         self._contexts: OrderedDict[GradingTarget, TargetContext] = OrderedDict()
+        self._reports: OrderedDict[tuple[str, GradingTarget], Any] = OrderedDict()
         self._context_cache = context_cache
 
     def context(self, target: GradingTarget) -> TargetContext:
@@ -99,14 +100,27 @@ class EmbeddingGrader:
             return
         new = [t for t in dict.fromkeys(t for _, t in rows) if t not in self._contexts]
         self.encoder.encode([*texts, *(x for t in new for x in target_texts(t))])
+        if self.use_guards:  # answers the guards strip of filler are graded without it: encode those too
+            reports = [(a, self.guard_report(a, t)) for a, t in rows if a.strip()]
+            cleans = [r.clean_answer.strip() for a, r in reports if r is not None and r.clean_answer.strip()
+                      and r.clean_answer.strip() != a.strip()]
+            if cleans:
+                self.encoder.encode(cleans)
 
     def guard_report(self, answer: str, target: GradingTarget, enc: Encoded | None = None) -> Any:
-        """What the anti-gaming guards make of an answer (a `GuardReport`), or None with the guards off."""
+        """What the anti-gaming guards make of an answer (a `GuardReport`), or None with the guards off.
+        Kept for the answers of the last batch, so that `prepare` and `grade` assess each answer once."""
         guards = _guards() if self.use_guards else None
         if guards is None:
             return None
-        enc = enc or self.encoder.encode_one(answer)
-        return guards.assess(answer, target, PooledVectors(self.encoder, enc, self.context(target).texts))
+        key = (answer, target)
+        if key not in self._reports:
+            enc = enc or self.encoder.encode_one(answer)
+            vectors = PooledVectors(self.encoder, enc, self.context(target).text_vecs)
+            self._reports[key] = guards.assess(answer, target, vectors)
+            if len(self._reports) > self._context_cache * 8:
+                self._reports.popitem(last=False)
+        return self._reports[key]
 
     def grade(self, answer: str, target: GradingTarget) -> Score:
         return self.grade_detailed(answer, target)[0]

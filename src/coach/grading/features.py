@@ -43,7 +43,7 @@ class TargetContext:
     example_vecs: np.ndarray | None = None
     example_stems: list[frozenset[str]] = field(default_factory=list)
     baseline: dict[str, float] = field(default_factory=dict)  # the question's own features
-    texts: frozenset[str] = frozenset()  # every text of the target (encoded on its own, not pooled)
+    text_vecs: dict[str, np.ndarray] = field(default_factory=dict)  # every text of the target: its own vector
 
 
 def target_texts(target: GradingTarget) -> list[str]:
@@ -92,7 +92,8 @@ def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
         segment=np.concatenate(seg_ids) if seg_ids else np.zeros(0, dtype=int),
         n_segments=len(segments), ref_slices=ref_slices,
         ref_sent=np.stack([e.sent for e in (enc[t] for t in refs_text)]),
-        examples=[(enc[e.answer], e.score) for e in target.examples], texts=frozenset(texts),
+        examples=[(enc[e.answer], e.score) for e in target.examples],
+        text_vecs={t: e.sent for t, e in enc.items()},
     )
     if ctx.examples:
         ctx.example_vecs = np.stack([e.sent for e, _ in ctx.examples])

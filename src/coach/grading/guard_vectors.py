@@ -12,7 +12,7 @@ What a text maps to depends only on the answer and the target, never on what els
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -53,10 +53,10 @@ class StandaloneVectors:
 class PooledVectors:
     """The answer's parts pooled from its own token vectors; the target's texts from the encoder."""
 
-    def __init__(self, encoder: Encoder, answer: Encoded, target_texts: Collection[str]) -> None:
+    def __init__(self, encoder: Encoder, answer: Encoded, target_vecs: Mapping[str, np.ndarray]) -> None:
         self.encoder = encoder
         self.answer = answer
-        self.target_texts = target_texts
+        self.target_vecs = target_vecs
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         dim = self.answer.sent.shape[0]
@@ -82,7 +82,10 @@ class PooledVectors:
     def _one(self, text: str) -> np.ndarray:
         if text in (self.answer.text, self.answer.text.strip()):
             return self.answer.sent
-        if text in self.target_texts or not self.answer.has_tokens:
+        hit = self.target_vecs.get(text)
+        if hit is not None:
+            return hit
+        if not self.answer.has_tokens:
             return self.encoder.encode_one(text).sent
         idx = self._ranges(text)
         vec = pooled(self.answer, idx) if idx is not None else None
@@ -92,7 +95,7 @@ class PooledVectors:
 
     def _source(self, source: str) -> tuple[Encoded, list[int]]:
         """The encoding a clause's source text belongs to, and the pieces of that text within it."""
-        if source in self.target_texts or not self.answer.has_tokens:
+        if source in self.target_vecs or not self.answer.has_tokens:
             enc = self.encoder.encode_one(source)
             return enc, list(range(len(enc.pieces)))
         idx = self._ranges(source)

@@ -9,6 +9,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 def _words(text: str) -> list[str]:
@@ -86,6 +87,7 @@ def is_number(tok: str) -> bool:
     return tok[:1].isdigit()
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and called for every token of every answer
 def is_wordlike(tok: str) -> bool:
     """A token that carries language (not a number, not a lone letter)."""
     return any(ch.isalpha() for ch in tok) and len(tok) > 1
@@ -95,8 +97,11 @@ def stem(tok: str) -> str:
     return tok.replace("-", "")[:STEM_LEN]
 
 
-def content_stems(text: str) -> set[str]:
-    return {stem(t) for t in tokens(text) if t not in FUNCTION_WORDS and t not in COORDINATORS and is_wordlike(t)}
+@lru_cache(maxsize=4096)  # target texts are asked for once per answer
+def content_stems(text: str) -> frozenset[str]:
+    return frozenset(
+        stem(t) for t in tokens(text) if t not in FUNCTION_WORDS and t not in COORDINATORS and is_wordlike(t)
+    )
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,7 @@ def list_stats(text: str) -> ListStats:
     )
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and called for every token of every answer
 def is_junk_token(tok: str) -> bool:
     """A token that is no word: keyboard runs, repeated letters, no vowels, placeholder text."""
     if tok in TECH_TOKENS or is_number(tok) or not tok.isascii():

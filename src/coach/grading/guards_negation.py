@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from coach.grading.guards_lexical import COORDINATORS, FUNCTION_WORDS, UNITS, is_wordlike, stem
 
 NEG_SCOPE = 5  # tokens after a negation cue in which an antonym word absorbs the negation
 NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
 NEG_MIN_OVERLAP = 0.3  # ... and that share of the smaller clause's stems
+PROPERTY_JACCARD = 0.35  # an opposite property word (grows/shrinks) only contradicts a clause about as much
 NEG_ONLY_JACCARD = 0.5  # a bare "not" denies a clause only if the two clauses say nearly the same words
 MIN_CLAUSE_STEMS = 2
 MAX_FAMILY_WORDS = 2  # a clause naming one family three times ("less prefill, fewer decode...") is not read
@@ -192,6 +194,7 @@ _FILLER = frozenset(
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)+|[a-z0-9][a-z0-9'’\-]*|[,;:.!?()]")
 
 
+@lru_cache(maxsize=1 << 16)  # pure; tried against every family's patterns
 def family_of(tok: str) -> tuple[str, int] | None:
     for name, (plus, minus) in _FAMILY_RES.items():
         if plus.fullmatch(tok):
@@ -242,8 +245,14 @@ class Clause:
         return value
 
 
-def clauses(text: str) -> list[Clause]:
-    """Clauses of a text, sentence by sentence; a leading "Without X," negates the rest of its sentence."""
+def clauses(text: str) -> tuple[Clause, ...]:
+    """Clauses of a text, sentence by sentence; a leading "Without X," negates the rest of its sentence.
+    Cached: a target's phrasings are cut once, not once per answer (callers must not change the clauses)."""
+    return _clauses(text)
+
+
+@lru_cache(maxsize=8192)
+def _clauses(text: str) -> tuple[Clause, ...]:
     out: list[Clause] = []
     for sentence in re.split(r"(?<=[.!?;])\s+|\n+", normalise(text)):
         sentence = _ANSWER_PARTICLE.sub("", sentence)
@@ -269,7 +278,7 @@ def clauses(text: str) -> list[Clause]:
                 c.negated_context = True
             parts = parts[1:]
         out.extend(parts)
-    return out
+    return tuple(out)
 
 
 def _merge_short(groups: list[list[str]]) -> list[list[str]]:
@@ -372,6 +381,8 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     orders = {f for f in families & ORDERED_FAMILIES if a.mixed(f)}
     if not (properties or orders or neg_a or neg_b or len(families) >= 2):
         return 0
+    if properties and not orders and not neg_a + neg_b and len(shared) / len(a.stems | b.stems) < PROPERTY_JACCARD:
+        return 0  # "the KV cache grows with the sequence" vs "GQA shrinks the cache": two claims about the cache
     if not (properties or orders) and (len(shared) / len(a.stems | b.stems) < NEG_ONLY_JACCARD
                          or (a.stems - b.stems and b.stems - a.stems)):
         # "connected to the positive" vs "not connected to the negative": each says something the other does
@@ -414,6 +425,7 @@ def contradiction_votes(
     return contra, agree
 
 
+@lru_cache(maxsize=4096)
 def topic_stems(question: str) -> frozenset[str]:
     """Stems of the question, in the same normal form as clause stems."""
     out: set[str] = set()

@@ -286,3 +286,38 @@ def test_a_plain_embedder_encodes_each_part_on_its_own(embedder) -> None:  # typ
     genuine = assess(GOOD["pd"][1], PD, embedder)
     assert Flag.STUFFING in stuffed.flags and stuffed.cap <= CAP_STUFFING
     assert genuine.flags == () and genuine.cap == 1.0
+
+
+# false alarms seen on training answers graded correct ---------------------------------------------------------
+
+def test_a_different_claim_with_a_not_is_no_contradiction() -> None:
+    """'connected to the positive' does not deny 'not connected to the negative': each says something the
+    other does not."""
+    votes = contradiction_votes("terminal 4 is connected to the positive battery terminal",
+                                "terminal 4 is not connected to the negative battery terminal")
+    denied = contradiction_votes("terminal 4 is connected to the negative battery terminal",
+                                 "terminal 4 is not connected to the negative battery terminal")
+    assert votes == (0, 0)
+    assert denied[0] >= 1
+
+
+def test_an_opposite_property_about_something_else_is_no_contradiction() -> None:
+    votes = contradiction_votes("the KV cache grows linearly with the sequence length and the batch size",
+                                "grouped-query attention shrinks the cache")
+    swapped = contradiction_votes("decode is compute-bound", "decode is memory-bound")
+    assert votes == (0, 0)
+    assert swapped[0] >= 1
+
+
+def test_a_short_answer_is_not_judged_off_topic(grader) -> None:  # type: ignore[no-untyped-def]
+    report = _run(grader, "Nothing will happen.", PP)
+    assert Flag.OFF_TOPIC not in report.flags
+
+
+def test_restating_the_question_with_the_reference_answer_is_no_copy(grader) -> None:  # type: ignore[no-untyped-def]
+    target = _target("sound", "Why does the rubber band make a sound when you pluck it?",
+                     "The rubber band vibrates, and the vibration makes the sound.")
+    copy = _run(grader, "The rubber band makes a sound when you pluck it because you pluck the rubber band.", target)
+    answer = _run(grader, "The rubber band makes a sound when you pluck it because it vibrates.", target)
+    assert Flag.QUESTION_COPY in copy.flags
+    assert Flag.QUESTION_COPY not in answer.flags

@@ -321,3 +321,19 @@ def test_restating_the_question_with_the_reference_answer_is_no_copy(grader) -> 
     answer = _run(grader, "The rubber band makes a sound when you pluck it because it vibrates.", target)
     assert Flag.QUESTION_COPY in copy.flags
     assert Flag.QUESTION_COPY not in answer.flags
+
+
+def test_negations_on_different_words_are_not_compared() -> None:
+    """Both sides deny something ("no gap" / "not separated"); the polarity of the pair is unknown."""
+    assert contradiction_votes("the positive battery terminal is not separated by a gap from terminal 4",
+                               "there is no gap between terminal 4 and the positive terminal") == (0, 0)
+    assert contradiction_votes("when they are on the same path",
+                               "it depends on whether or not they are in the same path")[0] == 0
+
+
+def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  # type: ignore[no-untyped-def]
+    """Pooled sentence vectors carry the core's context; the guards judge filler word by word instead."""
+    answer = "Pipelining helps throughput, not the latency of one request. I also like hiking and baking bread."
+    report = _run(grader, answer, PP)
+    assert "hiking" not in report.clean_answer
+    assert "throughput" in report.clean_answer

@@ -116,7 +116,8 @@ class EmbeddingGrader:
         key = (answer, target)
         if key not in self._reports:
             enc = enc or self.encoder.encode_one(answer)
-            vectors = PooledVectors(self.encoder, enc, self.context(target).text_vecs)
+            ctx = self.context(target)
+            vectors = PooledVectors(self.encoder, enc, ctx.text_vecs, ctx.pieces)
             self._reports[key] = guards.assess(answer, target, vectors)
             if len(self._reports) > self._context_cache * 8:
                 self._reports.popitem(last=False)

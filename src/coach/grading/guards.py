@@ -54,6 +54,8 @@ OFF_TOPIC_MIN_WORDS = 6  # shorter answers ("Nothing will happen.") are too shor
 # padding: a sentence is filler when far from everything the question is about
 PAD_SENTENCE_SIM = 0.36
 PAD_RELATIVE = 0.42  # ... or below this share of the answer's most relevant sentence
+PAD_WORD_SIM = 0.38  # the same, word by word: mean best cosine of a sentence's words to the target's words
+PAD_WORD_RELATIVE = 0.45
 PAD_FLAG_SHARE = 0.3  # flag when filler is at least this share of the answer's words
 PAD_FLAG_MIN_SENTENCES = 2
 # keyword stuffing
@@ -281,9 +283,13 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
         b.flag(Flag.NON_ENGLISH, CAP_NON_ENGLISH)
         return b.report()
 
-    span_rel = rel[1:]
     if len(spans) >= 2:
-        floor = max(PAD_SENTENCE_SIM, PAD_RELATIVE * float(span_rel.max()))
+        span_rel = v.relevance(spans)
+        if span_rel is not None:  # word by word (pooled sentence vectors carry their neighbours' context)
+            floor = max(PAD_WORD_SIM, PAD_WORD_RELATIVE * float(span_rel.max()))
+        else:
+            span_rel = rel[1:]
+            floor = max(PAD_SENTENCE_SIM, PAD_RELATIVE * float(span_rel.max()))
         keep = [s for s, r in zip(spans, span_rel, strict=True) if r >= floor]
         filler = [s for s, r in zip(spans, span_rel, strict=True) if r < floor]
         if keep and filler:

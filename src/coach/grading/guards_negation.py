@@ -40,6 +40,7 @@ _PHRASES: tuple[tuple[str, str], ...] = (
     (r"\b(?:in )?each (?:way|direction)\b|\bper[\s-]direction\b|\bone way\b", " perdirection "),
     (r"\bbi-?directional\b|\bduplex\b|\bbidir\b", " bidirectional "),
     (r"\bper second\b|\b/\s?s\b", " persec "),
+    (r"\bwhether or not\b", " whether "),
     (r"\brather than\b|\binstead of\b|\bas opposed to\b|\bno longer\b|\bno need to\b|\bfails? to\b", " not "),
     (r"\bintra[\s-]?node\b", " within node "),
     (r"\binter[\s-]?node\b", " across node "),
@@ -390,6 +391,10 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         return 0
     va = -1 if (neg_a + a.negated_context) % 2 else 1
     vb = -1 if (neg_b + b.negated_context) % 2 else 1
+    if va != vb and (len(a.neg_heads) > neg_a or len(b.neg_heads) > neg_b):
+        # "no gap between 4 and the positive" vs "not separated by a gap from 4": the other side is negated
+        # too, only on another word; the polarities cannot be compared
+        return 0
     for fam in families:
         va *= a.family_value(fam)
         vb *= b.family_value(fam)

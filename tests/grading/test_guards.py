@@ -337,3 +337,26 @@ def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  #
     report = _run(grader, answer, PP)
     assert "hiking" not in report.clean_answer
     assert "throughput" in report.clean_answer
+
+
+# false alarms seen on the domain development set ---------------------------------------------------------------
+
+@pytest.mark.parametrize("answer", [
+    "~42.9% (p=4, m=4 → 3/7). ↑m (m ≥ 4p ≈ negligible).",
+    "7.4x rps / 12.6x tighter SLO (>90% attainment). 13B/A100: coloc 1.6 rps vs 2P1D 3.3 rps/GPU (2.1x).",
+])
+def test_terse_notation_is_neither_gibberish_nor_stuffing(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
+    report = _run(grader, answer, PP)
+    assert not {Flag.GIBBERISH, Flag.STUFFING} & set(report.flags)
+
+
+def test_conversions_halts_and_numbers_are_not_negations() -> None:
+    # both members of a family in one clause: a conversion, not a polarity
+    assert contradiction_votes("any GPU reaches any other at 1.8 TB/s bidirectional or 900 GB/s per direction",
+                               "72 GPUs at 1.8 TB/s bidirectional each")[0] == 0
+    # "stops at 8 GPUs" denies nothing ("stops shrinking" does)
+    assert contradiction_votes("the HGX H100 NVLink domain stops at 8 GPUs",
+                               "an HGX H100 NVLink domain has only 8 GPUs")[0] == 0
+    assert contradiction_votes("KV memory per GPU stops shrinking", "KV memory per GPU keeps shrinking")[0] == 1
+    # a single "more" is not the relation "raising the micro-batches shrinks the bubble"
+    assert contradiction_votes("use more micro-batches", "raising the number of micro-batches shrinks it")[0] == 0

@@ -44,6 +44,7 @@ VAGUE_STEMS = frozenset(stem(w) for w in VAGUE_WORDS)
 # gibberish
 GIB_JUNK_RATIO = 0.5  # share of tokens that are no words (keyboard runs, no vowels, repeated letters)
 GIB_SYMBOL_RATIO = 0.45  # share of non-space characters that are symbols
+GIB_NUMBERS_EXEMPT = 3  # distinct numbers that make a symbol-heavy text notation rather than noise
 GIB_MIN_TOKENS_FOR_REPEAT = 6
 GIB_MAX_DISTINCT = 2  # six tokens or more drawn from at most two distinct ones ("mla mla mla ...")
 # off-topic: best cosine of the answer (whole or any sentence) to the question, reference or phrasings
@@ -66,7 +67,7 @@ STUFF_TERM_SEGMENT_SHARE = 0.7
 STUFF_REPEAT = 4
 STUFF_REPEAT_SHARE = 0.3
 STUFF_REPEAT_FUNCTION_RATIO = 0.2  # repetition counts only in text this poor in relating words
-STUFF_ARITHMETIC_EXEMPT = 2  # operators (x, ·, =) that make a text a calculation, not a list
+STUFF_ARITHMETIC_EXEMPT = 2  # operators (x, ·, =, ≈, →, vs) that make a text a calculation, not a list
 STUFF_LIST_SENTENCE_WORDS = 8  # a sentence this long that is a bare term list is stripped from a longer answer
 # question copy
 QC_MIN_STEMS = 3
@@ -154,12 +155,15 @@ def _language(answer: str) -> tuple[bool, bool]:
 def _is_gibberish(answer: str, b: _Builder) -> bool:
     js = junk_stats(answer)
     b.signals.update(junk_ratio=js.junk_ratio, symbol_ratio=js.symbol_ratio)
-    if js.tokens == 0 or js.junk_ratio >= GIB_JUNK_RATIO or js.symbol_ratio >= GIB_SYMBOL_RATIO:
+    numeric = len(set(_NUMBER.findall(answer))) >= GIB_NUMBERS_EXEMPT  # "~42.9% (p=4, m=4 → 3/7)" is notation
+    if js.tokens == 0 or js.junk_ratio >= GIB_JUNK_RATIO or (js.symbol_ratio >= GIB_SYMBOL_RATIO and not numeric):
         return True
     return js.tokens >= GIB_MIN_TOKENS_FOR_REPEAT and round(js.distinct_ratio * js.tokens) <= GIB_MAX_DISTINCT
 
 
-_ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=]")
+# Operators and comparisons that relate quantities: a calculation or a terse comparison, not a term list.
+_ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=≈~→<>≤≥]|\bvs\b|\d\s?x\b|\d/\d|\s/\s")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
 def _is_term_list(text: str) -> bool:

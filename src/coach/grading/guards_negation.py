@@ -77,6 +77,8 @@ _FAMILIES: dict[str, tuple[str, str]] = {
     "same": (r"same|identical|equal\w*|uniform\w*", r"different|differs?|differing|vary|varies|unequal\w*"),
 }
 ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})
+# Families whose words combine by sign: "fewer micro-batches grow the bubble" relates two quantities.
+PRODUCT_FAMILIES = frozenset({"up", "faster"})
 # Families that name what a clause is about rather than what it says about it.
 ENTITY_FAMILIES = frozenset({"prefill", "tp", "first", "column", "latency"})
 _JOIN = "|"  # where a short clause was merged into its neighbour: negation scope stops here
@@ -173,6 +175,7 @@ _CLAUSE_WORDS = frozenset(
         "when",
     }
 )
+_HALT_CUES = frozenset({"stops", "stop", "stopped", "ceases"})
 NEGATIVE_EVALUATIVES = frozenset({"poor", "bad", "wrong", "misleading", "useless", "unreliable", "inadequate"})
 _ANSWER_PARTICLE = re.compile(r"^\s*(?:no|yes|nope|yep|correct|right|wrong)\s*[,:;.!]\s*")
 _FILLER = frozenset(
@@ -326,6 +329,8 @@ def _clause(words: list[str]) -> Clause:
             continue
         if not is_negation(tok):
             continue
+        if tok in _HALT_CUES and not (pos + 1 < len(words) and words[pos + 1].endswith("ing")):
+            continue  # "stops shrinking" denies shrinking; "stops at 8 GPUs" denies nothing
         # The negation bears on its head: the first content word, read past light verbs ("do not come after").
         # An antonym word as head absorbs it ("not after" = before); a bare number is a quantity contrast
         # ("0.8% instead of 3%"), which is the scorer's business, not a change of polarity.
@@ -356,6 +361,19 @@ def _clause(words: list[str]) -> Clause:
     return c
 
 
+def _comparable(family: str, a: Clause, b: Clause) -> bool:
+    """Whether two clauses say something polar about a family they both name."""
+    na, nb = len(a.signs[family]), len(b.signs[family])
+    if na > MAX_FAMILY_WORDS or nb > MAX_FAMILY_WORDS:
+        return False
+    if family in ORDERED_FAMILIES:
+        return a.mixed(family) == b.mixed(family)
+    if family in PRODUCT_FAMILIES:  # a relation ("more X, less Y") compares only with a relation
+        return na == nb
+    # "1.8 TB/s bidirectional or 900 GB/s per direction" names both members: a conversion, not a polarity
+    return not any(c.mixed(family) and not any(neg for _, _, neg in c.signs[family]) for c in (a, b))
+
+
 def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) -> int:
     """+1 agree, -1 contradict, 0 not comparable (different claims, or nothing polar about what they share).
 
@@ -368,14 +386,8 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     small = min(len(a.stems), len(b.stems))
     if len(shared) < NEG_MIN_SHARED or small == 0 or len(shared) / small < NEG_MIN_OVERLAP:
         return 0
-    families = {
-        f
-        for f in shared & a.signs.keys() & b.signs.keys()
-        if (f not in ORDERED_FAMILIES or a.mixed(f) == b.mixed(f))
-        and len(a.signs[f]) <= MAX_FAMILY_WORDS
-        and len(b.signs[f]) <= MAX_FAMILY_WORDS
-    }
-    claim = shared - topic
+    families = {f for f in shared & a.signs.keys() & b.signs.keys() if _comparable(f, a, b)}
+    claim = {s for s in shared - topic if not s[:1].isdigit()}  # "instead of the 8 KV heads" is about KV, not 8
     neg_a = sum(1 for head in a.neg_heads if head & claim)
     neg_b = sum(1 for head in b.neg_heads if head & claim)
     properties = families - ENTITY_FAMILIES

@@ -360,3 +360,16 @@ def test_conversions_halts_and_numbers_are_not_negations() -> None:
     assert contradiction_votes("KV memory per GPU stops shrinking", "KV memory per GPU keeps shrinking")[0] == 1
     # a single "more" is not the relation "raising the micro-batches shrinks the bubble"
     assert contradiction_votes("use more micro-batches", "raising the number of micro-batches shrinks it")[0] == 0
+
+
+def test_hedged_negations_and_ties_read_as_written() -> None:
+    # "rarely independent" agrees with "not independent"; so does "not 100% independent"
+    assert contradiction_votes("in the real world packet arrivals are rarely independent",
+                               "real traffic comes in bursts, so packet arrivals are not independent")[0] == 0
+    assert contradiction_votes("packet arrivals are not 100% independent",
+                               "packet arrivals are not independent")[0] == 0
+    # two answer clauses equally close to the phrasing: the agreeing one is taken
+    assert contradiction_votes("if the network speed increases by a factor of 10, the range shrinks by a factor of 10",
+                               "the diameter decreases by a factor of 10") == (0, 1)
+    # a two-word fragment of a reference ("flow control") is too short to be denied by "no flow control"
+    assert contradiction_votes("no flow control", "flow control") == (0, 0)

@@ -22,7 +22,8 @@ NEG_SCOPE = 5  # tokens after a negation cue in which an antonym word absorbs th
 NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
 NEG_MIN_OVERLAP = 0.3  # ... and that share of the smaller clause's stems
 PROPERTY_JACCARD = 0.35  # an opposite property word (grows/shrinks) only contradicts a clause about as much
-NEG_ONLY_JACCARD = 0.5  # a bare "not" denies a clause only if the two clauses say nearly the same words
+NEG_ONLY_JACCARD = 0.5  # a bare "not" denies a clause only if the two clauses say nearly the same words ...
+NEG_ONLY_MIN_STEMS = 3  # ... and say something: "no flow control" against a fragment "flow control" is unclear
 MIN_CLAUSE_STEMS = 2
 MAX_FAMILY_WORDS = 2  # a clause naming one family three times ("less prefill, fewer decode...") is not read
 LEAD_WITHOUT_MAX = 5  # "Without a KV cache, ..." (at most this many tokens) negates the rest of the sentence
@@ -150,6 +151,9 @@ _NEG_CUES = frozenset(
         "stop",
         "stopped",
         "ceases",
+        "rarely",
+        "seldom",
+        "hardly",
     }
 )
 _CLAUSE_WORDS = frozenset(
@@ -176,7 +180,21 @@ _CLAUSE_WORDS = frozenset(
     }
 )
 _HALT_CUES = frozenset({"stops", "stop", "stopped", "ceases"})
-NEGATIVE_EVALUATIVES = frozenset({"poor", "bad", "wrong", "misleading", "useless", "unreliable", "inadequate"})
+NEGATIVE_EVALUATIVES = frozenset(
+    {
+        "poor",
+        "bad",
+        "wrong",
+        "misleading",
+        "useless",
+        "unreliable",
+        "inadequate",
+        "unreasonable",
+        "unrealistic",
+        "incorrect",
+        "invalid",
+    }
+)
 _ANSWER_PARTICLE = re.compile(r"^\s*(?:no|yes|nope|yep|correct|right|wrong)\s*[,:;.!]\s*")
 _FILLER = frozenset(
     {
@@ -340,7 +358,7 @@ def _clause(words: list[str]) -> Clause:
             if words[k] == _JOIN:
                 break
             if family_of(words[k]) is not None:
-                if not head:
+                if all(h[:1].isdigit() for h in head):  # "not 100% independent" = dependent
                     absorbed.add(k)
                 break
             if _content(words[k]):
@@ -396,8 +414,11 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         return 0
     if properties and not orders and not neg_a + neg_b and len(shared) / len(a.stems | b.stems) < PROPERTY_JACCARD:
         return 0  # "the KV cache grows with the sequence" vs "GQA shrinks the cache": two claims about the cache
-    if not (properties or orders) and (len(shared) / len(a.stems | b.stems) < NEG_ONLY_JACCARD
-                         or (a.stems - b.stems and b.stems - a.stems)):
+    if not (properties or orders) and (
+        len(shared) / len(a.stems | b.stems) < NEG_ONLY_JACCARD
+        or min(len(a.stems), len(b.stems)) < NEG_ONLY_MIN_STEMS
+        or (a.stems - b.stems and b.stems - a.stems)
+    ):
         # "connected to the positive" vs "not connected to the negative": each says something the other does
         # not, so they are two claims, not one claim and its denial
         return 0
@@ -426,17 +447,17 @@ def contradiction_votes(
     a_clauses = clauses(answer_sentence)
     contra = agree = 0
     for pc in clauses(phrasing):
-        best: Clause | None = None
-        best_shared = 0
-        for ac in a_clauses:
-            n = len(ac.stems & pc.stems)
-            if n > best_shared:
-                best, best_shared = ac, n
-        if best is None:
+        best_shared = max((len(ac.stems & pc.stems) for ac in a_clauses), default=0)
+        if not best_shared:
             continue
-        v = clause_verdict(best, pc, topic)
-        if v and same_claim is not None and not same_claim(best, pc):
-            continue
+        votes = []
+        for ac in a_clauses:  # the closest answer clauses; on a tie, one that agrees wins
+            if len(ac.stems & pc.stems) == best_shared:
+                v = clause_verdict(ac, pc, topic)
+                if v and same_claim is not None and not same_claim(ac, pc):
+                    v = 0
+                votes.append(v)
+        v = max(votes) if 1 in votes else min(votes)
         contra += v < 0
         agree += v > 0
     return contra, agree

@@ -15,6 +15,10 @@ from coach.calc.formulas import (
     moe_dispatch_bytes_per_token,
     ring_allreduce_bytes_per_gpu,
 )
+from coach.calc.model_parallelism import (
+    moe_dispatch_bytes_per_token_expert_width,
+    moe_dispatch_bytes_per_token_one_copy,
+)
 from coach.calc.registry import calculator
 from coach.calc.tables import link, model
 
@@ -81,19 +85,13 @@ def di_moe_layers(model_id: str) -> float:
 @calculator(wrong_of="moe_dispatch_bytes_per_token", misconception="di-a2a-carries-expert-width")
 def di_moe_dispatch_bytes_per_token_expert_width(model_id: str, dtype: str = "bf16") -> float:
     """Wrong: sends the expert's intermediate activation: top-k · expert ffn · bytes."""
-    m = model(model_id)
-    if m.top_k is None:
-        raise ValueError(f"{m.name} is not a MoE model")
-    return m.top_k * m.ffn * _bytes(dtype)
+    return moe_dispatch_bytes_per_token_expert_width(model_id, dtype)  # same formula, this module's misconception
 
 
 @calculator(wrong_of="moe_dispatch_bytes_per_token", misconception="di-dispatch-once-per-token")
 def di_moe_dispatch_bytes_per_token_once(model_id: str, dtype: str = "bf16") -> float:
     """Wrong: sends each token once whatever its top-k: hidden · bytes."""
-    m = model(model_id)
-    if m.top_k is None:
-        raise ValueError(f"{m.name} is not a MoE model")
-    return m.hidden * _bytes(dtype)
+    return moe_dispatch_bytes_per_token_one_copy(model_id, dtype)  # same formula, this module's misconception
 
 
 @calculator(wrong_of="moe_tokens_bytes", misconception="di-fp8-dispatch-forgets-scales")

@@ -17,6 +17,7 @@ from coach.calc.formulas import (
     hbm_tb_s,
     kv_bytes_per_token,
     kv_bytes_per_token_mla,
+    kv_bytes_per_token_mla_as_mha,
     weight_bytes,
 )
 from coach.calc.registry import calculator
@@ -410,10 +411,7 @@ def kv_bytes_per_token_mla_no_rope(model_id: str, dtype: str = "bf16") -> float:
 @calculator(wrong_of="kv_bytes_per_token_mla", misconception="mla-caches-per-head-kv")
 def kv_bytes_per_token_mla_expanded(model_id: str, dtype: str = "bf16") -> float:
     """Wrong: caches MLA's up-projected per-head K (nope+rope) and V: L·q_heads·(k + v dims)·bytes."""
-    m = model(model_id)
-    if m.rope_dim is None:
-        raise ValueError(f"{m.name} does not use MLA")
-    return m.layers * m.q_heads * (m.head_dim + m.rope_dim + m.head_dim) * _bytes(dtype)
+    return kv_bytes_per_token_mla_as_mha(model_id, dtype)
 
 
 @calculator()

@@ -147,9 +147,6 @@ class Encoder:
             found[t] = hit
         return [found[t] for t in texts]
 
-    def cached(self, text: str) -> Encoded | None:
-        return self._cache.get(text)
-
     def encode_one(self, text: str) -> Encoded:
         return self.encode([text])[0]
 

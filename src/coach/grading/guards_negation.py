@@ -237,10 +237,12 @@ def normalise(text: str) -> str:
     return out
 
 
-def phrase_matches(text: str) -> list[tuple[int, int, str]]:
-    """Where `normalise` rewrites a phrase of `text`: (start, end, the words it becomes)."""
+@lru_cache(maxsize=4096)  # asked once per clause of the same answer or phrasing
+def phrase_matches(text: str) -> tuple[tuple[int, int, str], ...]:
+    """Where `normalise` rewrites a phrase of `text`: (start, end, the words it becomes). The last rewrite (a
+    dash to a comma) carries no words and is left out."""
     low = text.lower().replace("’", "'")
-    return [(m.start(), m.end(), rep.strip()) for pat, rep in _PHRASES[:-1] for m in re.finditer(pat, low)]
+    return tuple((m.start(), m.end(), rep.strip()) for pat, rep in _PHRASES[:-1] for m in re.finditer(pat, low))
 
 
 @dataclass

@@ -373,3 +373,49 @@ def test_hedged_negations_and_ties_read_as_written() -> None:
                                "the diameter decreases by a factor of 10") == (0, 1)
     # a two-word fragment of a reference ("flow control") is too short to be denied by "no flow control"
     assert contradiction_votes("no flow control", "flow control") == (0, 0)
+
+
+# false alarms seen on training answers graded correct (SAF, SemEval-2013) ----------------------------------------
+
+def test_change_words_about_different_quantities_are_two_claims() -> None:
+    assert contradiction_votes("if you increase the speed by a factor of 10 it will divide the collision domain "
+                               "diameter", "diameter decreases by a factor of 10")[0] == 0
+    bursting = "frame bursting reduces the overhead by sending frames in one single transmission"
+    assert contradiction_votes("frame bursting sends frames in a single transmission to increase the distance",
+                               bursting)[0] == 0
+    # the same quantity changing the other way is still a contradiction
+    assert contradiction_votes("grouped-query attention increases the KV cache",
+                               "grouped-query attention shrinks the KV cache")[0] >= 1
+
+
+def test_a_comparison_is_not_a_change_and_a_repeated_word_is_not_a_product() -> None:
+    # "less than" relates two quantities; "grows" says how one changes
+    assert contradiction_votes("in slow start the cwnd grows exponentially",
+                               "slow start lasts while the cwnd is less than ss_thresh")[0] == 0
+    # "different ... different" says "different" once, not "same" (signs multiply only for change words)
+    assert contradiction_votes("yes, because different materials have different solubility",
+                               "solubility is not the same for all materials") == (0, 1)
+
+
+def test_negations_that_may_bear_on_other_words_are_not_read() -> None:
+    # the answer's "not" bears on "contained", not on "same": its polarity against "not the same" is unknown
+    assert contradiction_votes("they are not contained in the same closed path as the battery",
+                               "A and C are not in the same path with the battery")[0] == 0
+    # the negated clause says more ("the bulb"): its "not" may bear on what the other leaves out
+    assert contradiction_votes("the battery is in a closed path",
+                               "the bulb is not in the closed path containing the battery")[0] == 0
+    # a "not" in the clause that says less, about words the other says, still denies it
+    assert contradiction_votes("a ring all-reduce is not made of a reduce-scatter and an all-gather",
+                               "a ring all-reduce is itself a reduce-scatter followed by an all-gather, so the "
+                               "bytes moved are the same")[0] >= 1
+
+
+def test_a_list_is_no_stuffing_when_the_question_asks_for_one(grader) -> None:  # type: ignore[no-untyped-def]
+    asks = _target("tcp-udp", "State at least 4 of the differences between the UDP and TCP headers.",
+                   "TCP has sequence number, acknowledgement number, advertised window and urgent pointer fields.")
+    explain = _target("tcp-udp-why", "Why does TCP need a bigger header than UDP?",
+                      "TCP is reliable and connection-oriented: it numbers and acknowledges bytes and controls flow, "
+                      "which needs sequence, acknowledgement and window fields.")
+    terms = "Sequence number, acknowledgement number, urgent pointer, advertised window, options, flags"
+    assert Flag.STUFFING not in _run(grader, terms, asks).flags
+    assert Flag.STUFFING in _run(grader, terms, explain).flags

@@ -178,7 +178,17 @@ def _is_term_list(text: str) -> bool:
             and st.function_ratio <= STUFF_REPEAT_FUNCTION_RATIO)
 
 
-def _check_stuffing(b: _Builder) -> None:
+# "Name the 3 service classes", "State at least 4 differences", "List the phases": a list is the answer asked for.
+_ASKS_FOR_LIST = re.compile(
+    r"\b(?:list|enumerate)\b|\bat least (?:\d+|two|three|four|five)\b"
+    r"|\b(?:name|state|give|mention|identify)\s+(?:the\s+)?(?:\d+|two|three|four|five|six|several)\b",
+    re.IGNORECASE,
+)
+
+
+def _check_stuffing(target: GradingTarget, b: _Builder) -> None:
+    if _ASKS_FOR_LIST.search(target.question):
+        return
     text = b.clean_answer
     st = list_stats(text)
     b.signals.update(function_ratio=st.function_ratio, repeat_share=st.repeat_share)
@@ -304,7 +314,7 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
             if share >= PAD_FLAG_SHARE and len(filler) >= PAD_FLAG_MIN_SENTENCES:
                 b.flag(Flag.PADDING, 1.0)
 
-    _check_stuffing(b)
+    _check_stuffing(target, b)
     q_sim = float(v.embed([b.clean_answer])[0] @ v.embed([target.question])[0])
     _check_question_copy(target, q_sim, b)
     _check_negation(target, v, b)

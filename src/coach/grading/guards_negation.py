@@ -23,10 +23,13 @@ NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
 NEG_MIN_OVERLAP = 0.3  # ... and that share of the smaller clause's stems
 PROPERTY_JACCARD = 0.35  # an opposite property word (grows/shrinks) only contradicts a clause about as much
 NEG_ONLY_JACCARD = 0.5  # a bare "not" denies a clause only if the two clauses say nearly the same words ...
+NEG_ONLY_JACCARD_WIDE = 0.65  # ... nearer still when the negated clause is the one saying more: its "not" may
+# bear on what the other leaves out ("the bulb is not in the path with the battery" vs "the battery is in a path")
 NEG_ONLY_MIN_STEMS = 3  # ... and say something: "no flow control" against a fragment "flow control" is unclear
 MIN_CLAUSE_STEMS = 2
 MAX_FAMILY_WORDS = 2  # a clause naming one family three times ("less prefill, fewer decode...") is not read
 LEAD_WITHOUT_MAX = 5  # "Without a KV cache, ..." (at most this many tokens) negates the rest of the sentence
+ARG_WINDOW = 3  # tokens either side of a change word ("increases") searched for what changes
 
 _PHRASES: tuple[tuple[str, str], ...] = (
     (r"\bone after (?:the )?(?:an)?other\b|\bin (?:series|sequence)\b|\bback[- ]to[- ]back\b", " sequentially "),
@@ -252,6 +255,13 @@ class Clause:
     neg_heads: list[set[str]] = field(default_factory=list)  # what each negation no antonym absorbed bears on
     negated_context: bool = False  # under a leading "Without a cache, ..." of the same sentence
     text: str = ""
+    args: dict[str, set[str]] = field(default_factory=dict)  # change family -> stems next to its words
+    compared: set[str] = field(default_factory=set)  # families used as "less than": a relation, not a change
+
+    def same_subject(self, other: Clause, family: str) -> bool:
+        """Whether the two clauses' change words (increase/decrease) bear on a common word: "increase the
+        speed" and "the diameter decreases" are two claims about two quantities."""
+        return bool(self.args.get(family, set()) & other.args.get(family, set()))
 
     def mixed(self, family: str) -> bool:
         return len({s for _, s, _ in self.signs[family]}) > 1
@@ -263,6 +273,8 @@ class Clause:
             return occ[0][1]  # "X rather than Y": one assertion stated twice
         if family in ORDERED_FAMILIES and signs == {1, -1}:
             return occ[0][1]  # both members present: the one named first gives the direction
+        if family not in PRODUCT_FAMILIES and len(signs) == 1:
+            return occ[0][1]  # "different materials, different solubility" says "different" once, not twice
         value = 1
         for _, s, _ in occ:
             value *= s  # "fewer micro-batches grow the bubble": the relation between the two words
@@ -376,9 +388,28 @@ def _clause(words: list[str]) -> Clause:
             negated = pos in absorbed
             c.signs.setdefault(name, []).append((pos, -sign if negated else sign, negated))
             c.stems.add(name)
+            if name in PRODUCT_FAMILIES:
+                c.args.setdefault(name, set()).update(_neighbours(words, pos))
+                if pos + 1 < len(words) and words[pos + 1] == "than":
+                    c.compared.add(name)
         elif not is_negation(tok) and tok not in NEGATIVE_EVALUATIVES and _content(tok):
             c.stems.add(stem(tok))
     return c
+
+
+def _neighbours(words: list[str], pos: int) -> set[str]:
+    """The nearest content word (not a number, not another polar word) on each side of `words[pos]`, within
+    ARG_WINDOW tokens and the same clause part: what a change word is about."""
+    out: set[str] = set()
+    for step in (-1, 1):
+        k = pos + step
+        while 0 <= k < len(words) and abs(k - pos) <= ARG_WINDOW and words[k] != _JOIN:
+            w = words[k]
+            if _content(w) and not w[:1].isdigit() and family_of(w) is None and not is_negation(w):
+                out.add(stem(w))
+                break
+            k += step
+    return out
 
 
 def _comparable(family: str, a: Clause, b: Clause) -> bool:
@@ -389,7 +420,8 @@ def _comparable(family: str, a: Clause, b: Clause) -> bool:
     if family in ORDERED_FAMILIES:
         return a.mixed(family) == b.mixed(family)
     if family in PRODUCT_FAMILIES:  # a relation ("more X, less Y") compares only with a relation
-        return na == nb
+        # "cwnd less than ss_thresh" (a comparison) and "cwnd grows" (a change) are two claims
+        return na == nb and a.same_subject(b, family) and (family in a.compared) == (family in b.compared)
     # "1.8 TB/s bidirectional or 900 GB/s per direction" names both members: a conversion, not a polarity
     return not any(c.mixed(family) and not any(neg for _, _, neg in c.signs[family]) for c in (a, b))
 
@@ -416,8 +448,10 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         return 0
     if properties and not orders and not neg_a + neg_b and len(shared) / len(a.stems | b.stems) < PROPERTY_JACCARD:
         return 0  # "the KV cache grows with the sequence" vs "GQA shrinks the cache": two claims about the cache
+    negating = a if neg_a else b
+    wide = bool(negating.stems - (b if negating is a else a).stems)
     if not (properties or orders) and (
-        len(shared) / len(a.stems | b.stems) < NEG_ONLY_JACCARD
+        len(shared) / len(a.stems | b.stems) < (NEG_ONLY_JACCARD_WIDE if wide else NEG_ONLY_JACCARD)
         or min(len(a.stems), len(b.stems)) < NEG_ONLY_MIN_STEMS
         or (a.stems - b.stems and b.stems - a.stems)
     ):
@@ -426,7 +460,7 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         return 0
     va = -1 if (neg_a + a.negated_context) % 2 else 1
     vb = -1 if (neg_b + b.negated_context) % 2 else 1
-    if va != vb and (len(a.neg_heads) > neg_a or len(b.neg_heads) > neg_b):
+    if len(a.neg_heads) > neg_a or len(b.neg_heads) > neg_b:
         # "no gap between 4 and the positive" vs "not separated by a gap from 4": the other side is negated
         # too, only on another word; the polarities cannot be compared
         return 0

@@ -17,6 +17,22 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from coach.grading.guards_lexical import COORDINATORS, FUNCTION_WORDS, UNITS, is_wordlike, stem
+from coach.grading.guards_negation_words import (
+    ANSWER_PARTICLE,
+    CLAUSE_WORDS,
+    ENTITY_FAMILIES,
+    FAMILY_RES,
+    FILLER,
+    HALT_CUES,
+    JOIN,
+    LIGHT_VERBS,
+    NEG_CUES,
+    NEGATIVE_EVALUATIVES,
+    ORDERED_FAMILIES,
+    PHRASES,
+    PRODUCT_FAMILIES,
+    TOKEN,
+)
 
 NEG_SCOPE = 5  # tokens after a negation cue in which an antonym word absorbs the negation
 NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
@@ -31,197 +47,12 @@ MAX_FAMILY_WORDS = 2  # a clause naming one family three times ("less prefill, f
 LEAD_WITHOUT_MAX = 5  # "Without a KV cache, ..." (at most this many tokens) negates the rest of the sentence
 ARG_WINDOW = 3  # tokens either side of a change word ("increases") searched for what changes
 
-_PHRASES: tuple[tuple[str, str], ...] = (
-    (r"\bone after (?:the )?(?:an)?other\b|\bin (?:series|sequence)\b|\bback[- ]to[- ]back\b", " sequentially "),
-    (r"\bat the same time\b|\bsimultaneously\b|\bconcurrently\b|\bin parallel\b", " concurrently "),
-    (r"\bcompute[\s-]*(?:bound|limited)\b|\bflops?[\s-]*bound\b", " compute-bound "),
-    (
-        r"\bmemory[\s-]*(?:bandwidth[\s-]*)?(?:bound|limited)\b|\bhbm[\s-]*bound\b|\bmemory[\s-]access[\s-]bound\b",
-        " memory-bound ",
-    ),
-    (r"\bbandwidth[\s-]*(?:bound|dominated|limited)\b", " bandwidth-bound "),
-    (r"\blatency[\s-]*(?:bound|dominated|limited)\b", " latency-bound "),
-    (r"\b(?:in )?each (?:way|direction)\b|\bper[\s-]direction\b|\bone way\b", " perdirection "),
-    (r"\bbi-?directional\b|\bduplex\b|\bbidir\b", " bidirectional "),
-    (r"\bper second\b|\b/\s?s\b", " persec "),
-    (r"\bwhether or not\b", " whether "),
-    (r"\brather than\b|\binstead of\b|\bas opposed to\b|\bno longer\b|\bno need to\b|\bfails? to\b", " not "),
-    (r"\bintra[\s-]?node\b", " within node "),
-    (r"\binter[\s-]?node\b", " across node "),
-    (r"\btensor[\s-]*parallel(?:ism)?\b", " tp "),
-    (r"\bpipeline[\s-]*parallel(?:ism)?\b", " pp "),
-    (r"\bdoes\s+not\b|\bdo\s+not\b|\bdid\s+not\b", " not "),
-    (r"\s[-–—]+\s", " , "),
-)
 
-# family name -> (words with sign +1, words with sign -1), as full-token regexes
-_FAMILIES: dict[str, tuple[str, str]] = {
-    "up": (
-        r"increas\w*|grow\w*|grew|rises?|rising|rose|raises?|raising|more|higher|larger|bigger|greater|"
-        r"doubles?|doubling|twice|exceeds?|overstates?",
-        r"decreas\w*|reduc\w*|shrinks?|shrinking|shrank|cuts?|cutting|lowers|lowered|lowering|drops?|"
-        r"falls?|fell|halves|halved|halving|less|fewer|lower|smaller|saves?|saving|removes?|removing|"
-        r"avoids?|eliminat\w*|understates?",
-    ),
-    "faster": (r"faster|quicker|speeds?|speed-up|speedup|accelerat\w*", r"slower|slows?|delays?|stalls?"),
-    "before": (r"before|earlier|precedes?|preceding", r"after|afterwards|later|follows?|following"),
-    "first": (r"first|1st", r"second|2nd"),
-    "column": (r"columns?|column-\w+|col", r"rows?|row-\w+"),
-    "prefill": (r"prefill\w*|pre-fill\w*|prompt-processing", r"decod\w*"),
-    "compute-bound": (r"compute-bound", r"memory-bound"),
-    "latency-bound": (r"latency-bound", r"bandwidth-bound"),
-    "latency": (r"latency|latencies", r"throughput|goodput"),
-    "sequential": (r"sequential\w*|serial\w*|serialized", r"concurrently|parallel|overlap\w*"),
-    "within": (r"within|inside|intra", r"across"),
-    "tp": (r"tp|tp\d+|tensor", r"pp|pp\d+|pipeline"),
-    "bidirectional": (r"bidirectional", r"perdirection"),
-    "symmetric": (r"symmetric\w*", r"asymmetric\w*"),
-    "independent": (r"independent\w*", r"dependent|depends?|depending"),
-    "replicated": (r"replicat\w*|duplicat\w*|copied|copies|copy", r"shard\w*|partition\w*"),
-    "same": (r"same|identical|equal\w*|uniform\w*", r"different|differs?|differing|vary|varies|unequal\w*"),
-}
-ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})
-# Families whose words combine by sign: "fewer micro-batches grow the bubble" relates two quantities.
-PRODUCT_FAMILIES = frozenset({"up", "faster"})
-# Families that name what a clause is about rather than what it says about it.
-ENTITY_FAMILIES = frozenset({"prefill", "tp", "first", "column", "latency"})
-_JOIN = "|"  # where a short clause was merged into its neighbour: negation scope stops here
-LIGHT_VERBS = frozenset(
-    {
-        "come",
-        "comes",
-        "came",
-        "happen",
-        "happens",
-        "occur",
-        "occurs",
-        "sit",
-        "sits",
-        "lie",
-        "lies",
-        "seem",
-        "seems",
-        "become",
-        "becomes",
-        "use",
-        "uses",
-        "used",
-        "have",
-        "has",
-        "had",
-        "get",
-        "gets",
-        "make",
-        "makes",
-        "need",
-        "needs",
-        "do",
-        "does",
-        "be",
-        "take",
-        "takes",
-        "give",
-        "gives",
-        "hold",
-        "holds",
-        "keep",
-        "keeps",
-        "go",
-        "goes",
-        "run",
-        "runs",
-        "really",
-        "actually",
-        "always",
-        "even",
-        "ever",
-    }
-)
-_FAMILY_RES = {name: (re.compile(f"(?:{p})"), re.compile(f"(?:{m})")) for name, (p, m) in _FAMILIES.items()}
-_NEG_CUES = frozenset(
-    {
-        "not",
-        "no",
-        "never",
-        "none",
-        "nothing",
-        "neither",
-        "nor",
-        "without",
-        "cannot",
-        "nobody",
-        "stops",
-        "stop",
-        "stopped",
-        "ceases",
-        "rarely",
-        "seldom",
-        "hardly",
-    }
-)
-_CLAUSE_WORDS = frozenset(
-    {
-        "and",
-        "but",
-        "while",
-        "whereas",
-        "so",
-        "because",
-        "since",
-        "although",
-        "though",
-        "unlike",
-        "which",
-        "thus",
-        "therefore",
-        "hence",
-        "whilst",
-        "yet",
-        "means",
-        "if",
-        "when",
-    }
-)
-_HALT_CUES = frozenset({"stops", "stop", "stopped", "ceases"})
-NEGATIVE_EVALUATIVES = frozenset(
-    {
-        "poor",
-        "bad",
-        "wrong",
-        "misleading",
-        "useless",
-        "unreliable",
-        "inadequate",
-        "unreasonable",
-        "unrealistic",
-        "incorrect",
-        "invalid",
-    }
-)
-_ANSWER_PARTICLE = re.compile(r"^\s*(?:no|yes|nope|yep|correct|right|wrong)\s*[,:;.!]\s*")
-_FILLER = frozenset(
-    {
-        "roughly",
-        "approximately",
-        "around",
-        "nearly",
-        "essentially",
-        "basically",
-        "simply",
-        "really",
-        "actually",
-        "still",
-        "indirectly",
-        "directly",
-        "times",
-    }
-)
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)+|[a-z0-9][a-z0-9'’\-]*|[,;:.!?()]")
 
 
 @lru_cache(maxsize=1 << 16)  # pure; tried against every family's patterns
 def family_of(tok: str) -> tuple[str, int] | None:
-    for name, (plus, minus) in _FAMILY_RES.items():
+    for name, (plus, minus) in FAMILY_RES.items():
         if plus.fullmatch(tok):
             return name, 1
         if minus.fullmatch(tok):
@@ -230,12 +61,12 @@ def family_of(tok: str) -> tuple[str, int] | None:
 
 
 def is_negation(tok: str) -> bool:
-    return tok in _NEG_CUES or tok.endswith("n't") or tok.endswith("n’t")
+    return tok in NEG_CUES or tok.endswith("n't") or tok.endswith("n’t")
 
 
 def normalise(text: str) -> str:
     out = text.lower().replace("’", "'")
-    for pat, rep in _PHRASES:
+    for pat, rep in PHRASES:
         out = re.sub(pat, rep, out)
     return out
 
@@ -245,7 +76,7 @@ def phrase_matches(text: str) -> tuple[tuple[int, int, str], ...]:
     """Where `normalise` rewrites a phrase of `text`: (start, end, the words it becomes). The last rewrite (a
     dash to a comma) carries no words and is left out."""
     low = text.lower().replace("’", "'")
-    return tuple((m.start(), m.end(), rep.strip()) for pat, rep in _PHRASES[:-1] for m in re.finditer(pat, low))
+    return tuple((m.start(), m.end(), rep.strip()) for pat, rep in PHRASES[:-1] for m in re.finditer(pat, low))
 
 
 @dataclass
@@ -291,13 +122,13 @@ def clauses(text: str) -> tuple[Clause, ...]:
 def _clauses(text: str) -> tuple[Clause, ...]:
     out: list[Clause] = []
     for sentence in re.split(r"(?<=[.!?;])\s+|\n+", normalise(text)):
-        sentence = _ANSWER_PARTICLE.sub("", sentence)
-        toks = _TOKEN.findall(sentence)
+        sentence = ANSWER_PARTICLE.sub("", sentence)
+        toks = TOKEN.findall(sentence)
         groups: list[list[str]] = [[]]
         for i, tok in enumerate(toks):
             prev = toks[i - 1] if i else ""
             nxt = toks[i + 1] if i + 1 < len(toks) else ""
-            boundary = tok in ",;:.!?()" or tok in _CLAUSE_WORDS
+            boundary = tok in ",;:.!?()" or tok in CLAUSE_WORDS
             if tok == "," and is_negation(nxt):
                 boundary = False  # "throughput, not speed" stays one clause
             if tok in {"and", "or"} and _same_family(prev, nxt):
@@ -324,9 +155,9 @@ def _merge_short(groups: list[list[str]]) -> list[list[str]]:
     for words in groups:
         if sum(1 for w in words if _content(w)) < MIN_CLAUSE_STEMS and words[0] != "without":
             if out:
-                out[-1] = [*out[-1], _JOIN, *words]
+                out[-1] = [*out[-1], JOIN, *words]
             else:
-                carry.extend([*words, _JOIN])
+                carry.extend([*words, JOIN])
             continue
         out.append([*carry, *words])
         carry = []
@@ -345,14 +176,14 @@ def _content(tok: str) -> bool:
         tok not in FUNCTION_WORDS
         and tok not in COORDINATORS
         and tok not in UNITS
-        and tok not in _FILLER
+        and tok not in FILLER
         and is_wordlike(tok)
     )
 
 
 def _clause(words: list[str]) -> Clause:
     # the text compared by embeddings leaves the negations out: it should say what the clause is about
-    c = Clause(text=" ".join(w for w in words if w != _JOIN and not is_negation(w)))
+    c = Clause(text=" ".join(w for w in words if w != JOIN and not is_negation(w)))
     absorbed: set[int] = set()  # antonym words that took a negation ("not after" = before)
     content = {stem(w) for w in words if _content(w)}
     for pos, tok in enumerate(words):
@@ -361,7 +192,7 @@ def _clause(words: list[str]) -> Clause:
             continue
         if not is_negation(tok):
             continue
-        if tok in _HALT_CUES and not (pos + 1 < len(words) and words[pos + 1].endswith("ing")):
+        if tok in HALT_CUES and not (pos + 1 < len(words) and words[pos + 1].endswith("ing")):
             continue  # "stops shrinking" denies shrinking; "stops at 8 GPUs" denies nothing
         # The negation bears on its head: the first content word, read past light verbs ("do not come after").
         # An antonym word as head absorbs it ("not after" = before); a bare number is a quantity contrast
@@ -369,7 +200,7 @@ def _clause(words: list[str]) -> Clause:
         window = [k for k in range(pos + 1, min(len(words), pos + 1 + NEG_SCOPE)) if k not in absorbed]
         head: set[str] = set()
         for k in window:
-            if words[k] == _JOIN:
+            if words[k] == JOIN:
                 break
             if family_of(words[k]) is not None:
                 if all(h[:1].isdigit() for h in head):  # "not 100% independent" = dependent
@@ -403,7 +234,7 @@ def _neighbours(words: list[str], pos: int) -> set[str]:
     out: set[str] = set()
     for step in (-1, 1):
         k = pos + step
-        while 0 <= k < len(words) and abs(k - pos) <= ARG_WINDOW and words[k] != _JOIN:
+        while 0 <= k < len(words) and abs(k - pos) <= ARG_WINDOW and words[k] != JOIN:
             w = words[k]
             if _content(w) and not w[:1].isdigit() and family_of(w) is None and not is_negation(w):
                 out.add(stem(w))

@@ -1,0 +1,195 @@
+"""The words the negation guard reads: phrase rewrites, antonym families, negation cues, clause boundaries.
+
+Kept apart from the clause logic in guards_negation.py so that vocabulary changes are reviewed as such.
+"""
+
+from __future__ import annotations
+
+import re
+
+PHRASES: tuple[tuple[str, str], ...] = (
+    (r"\bone after (?:the )?(?:an)?other\b|\bin (?:series|sequence)\b|\bback[- ]to[- ]back\b", " sequentially "),
+    (r"\bat the same time\b|\bsimultaneously\b|\bconcurrently\b|\bin parallel\b", " concurrently "),
+    (r"\bcompute[\s-]*(?:bound|limited)\b|\bflops?[\s-]*bound\b", " compute-bound "),
+    (
+        r"\bmemory[\s-]*(?:bandwidth[\s-]*)?(?:bound|limited)\b|\bhbm[\s-]*bound\b|\bmemory[\s-]access[\s-]bound\b",
+        " memory-bound ",
+    ),
+    (r"\bbandwidth[\s-]*(?:bound|dominated|limited)\b", " bandwidth-bound "),
+    (r"\blatency[\s-]*(?:bound|dominated|limited)\b", " latency-bound "),
+    (r"\b(?:in )?each (?:way|direction)\b|\bper[\s-]direction\b|\bone way\b", " perdirection "),
+    (r"\bbi-?directional\b|\bduplex\b|\bbidir\b", " bidirectional "),
+    (r"\bper second\b|\b/\s?s\b", " persec "),
+    (r"\bwhether or not\b", " whether "),
+    (r"\brather than\b|\binstead of\b|\bas opposed to\b|\bno longer\b|\bno need to\b|\bfails? to\b", " not "),
+    (r"\bintra[\s-]?node\b", " within node "),
+    (r"\binter[\s-]?node\b", " across node "),
+    (r"\btensor[\s-]*parallel(?:ism)?\b", " tp "),
+    (r"\bpipeline[\s-]*parallel(?:ism)?\b", " pp "),
+    (r"\bdoes\s+not\b|\bdo\s+not\b|\bdid\s+not\b", " not "),
+    (r"\s[-–—]+\s", " , "),
+)
+
+# family name -> (words with sign +1, words with sign -1), as full-token regexes
+FAMILIES: dict[str, tuple[str, str]] = {
+    "up": (
+        r"increas\w*|grow\w*|grew|rises?|rising|rose|raises?|raising|more|higher|larger|bigger|greater|"
+        r"doubles?|doubling|twice|exceeds?|overstates?",
+        r"decreas\w*|reduc\w*|shrinks?|shrinking|shrank|cuts?|cutting|lowers|lowered|lowering|drops?|"
+        r"falls?|fell|halves|halved|halving|less|fewer|lower|smaller|saves?|saving|removes?|removing|"
+        r"avoids?|eliminat\w*|understates?",
+    ),
+    "faster": (r"faster|quicker|speeds?|speed-up|speedup|accelerat\w*", r"slower|slows?|delays?|stalls?"),
+    "before": (r"before|earlier|precedes?|preceding", r"after|afterwards|later|follows?|following"),
+    "first": (r"first|1st", r"second|2nd"),
+    "column": (r"columns?|column-\w+|col", r"rows?|row-\w+"),
+    "prefill": (r"prefill\w*|pre-fill\w*|prompt-processing", r"decod\w*"),
+    "compute-bound": (r"compute-bound", r"memory-bound"),
+    "latency-bound": (r"latency-bound", r"bandwidth-bound"),
+    "latency": (r"latency|latencies", r"throughput|goodput"),
+    "sequential": (r"sequential\w*|serial\w*|serialized", r"concurrently|parallel|overlap\w*"),
+    "within": (r"within|inside|intra", r"across"),
+    "tp": (r"tp|tp\d+|tensor", r"pp|pp\d+|pipeline"),
+    "bidirectional": (r"bidirectional", r"perdirection"),
+    "symmetric": (r"symmetric\w*", r"asymmetric\w*"),
+    "independent": (r"independent\w*", r"dependent|depends?|depending"),
+    "replicated": (r"replicat\w*|duplicat\w*|copied|copies|copy", r"shard\w*|partition\w*"),
+    "same": (r"same|identical|equal\w*|uniform\w*", r"different|differs?|differing|vary|varies|unequal\w*"),
+}
+ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})
+# Families whose words combine by sign: "fewer micro-batches grow the bubble" relates two quantities.
+PRODUCT_FAMILIES = frozenset({"up", "faster"})
+# Families that name what a clause is about rather than what it says about it.
+ENTITY_FAMILIES = frozenset({"prefill", "tp", "first", "column", "latency"})
+JOIN = "|"  # where a short clause was merged into its neighbour: negation scope stops here
+LIGHT_VERBS = frozenset(
+    {
+        "come",
+        "comes",
+        "came",
+        "happen",
+        "happens",
+        "occur",
+        "occurs",
+        "sit",
+        "sits",
+        "lie",
+        "lies",
+        "seem",
+        "seems",
+        "become",
+        "becomes",
+        "use",
+        "uses",
+        "used",
+        "have",
+        "has",
+        "had",
+        "get",
+        "gets",
+        "make",
+        "makes",
+        "need",
+        "needs",
+        "do",
+        "does",
+        "be",
+        "take",
+        "takes",
+        "give",
+        "gives",
+        "hold",
+        "holds",
+        "keep",
+        "keeps",
+        "go",
+        "goes",
+        "run",
+        "runs",
+        "really",
+        "actually",
+        "always",
+        "even",
+        "ever",
+    }
+)
+FAMILY_RES = {name: (re.compile(f"(?:{p})"), re.compile(f"(?:{m})")) for name, (p, m) in FAMILIES.items()}
+NEG_CUES = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "none",
+        "nothing",
+        "neither",
+        "nor",
+        "without",
+        "cannot",
+        "nobody",
+        "stops",
+        "stop",
+        "stopped",
+        "ceases",
+        "rarely",
+        "seldom",
+        "hardly",
+    }
+)
+CLAUSE_WORDS = frozenset(
+    {
+        "and",
+        "but",
+        "while",
+        "whereas",
+        "so",
+        "because",
+        "since",
+        "although",
+        "though",
+        "unlike",
+        "which",
+        "thus",
+        "therefore",
+        "hence",
+        "whilst",
+        "yet",
+        "means",
+        "if",
+        "when",
+    }
+)
+HALT_CUES = frozenset({"stops", "stop", "stopped", "ceases"})
+NEGATIVE_EVALUATIVES = frozenset(
+    {
+        "poor",
+        "bad",
+        "wrong",
+        "misleading",
+        "useless",
+        "unreliable",
+        "inadequate",
+        "unreasonable",
+        "unrealistic",
+        "incorrect",
+        "invalid",
+    }
+)
+ANSWER_PARTICLE = re.compile(r"^\s*(?:no|yes|nope|yep|correct|right|wrong)\s*[,:;.!]\s*")
+FILLER = frozenset(
+    {
+        "roughly",
+        "approximately",
+        "around",
+        "nearly",
+        "essentially",
+        "basically",
+        "simply",
+        "really",
+        "actually",
+        "still",
+        "indirectly",
+        "directly",
+        "times",
+    }
+)
+TOKEN = re.compile(r"\d+(?:[.,]\d+)+|[a-z0-9][a-z0-9'’\-]*|[,;:.!?()]")

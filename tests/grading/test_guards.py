@@ -419,3 +419,11 @@ def test_a_list_is_no_stuffing_when_the_question_asks_for_one(grader) -> None:  
     terms = "Sequence number, acknowledgement number, urgent pointer, advertised window, options, flags"
     assert Flag.STUFFING not in _run(grader, terms, asks).flags
     assert Flag.STUFFING in _run(grader, terms, explain).flags
+
+
+def test_between_and_both_keep_their_pair_in_one_clause() -> None:
+    # "no gap between terminal 4 and the positive terminal" is about the positive terminal too
+    assert contradiction_votes("the negative terminal is separated by a gap from terminal 4",
+                               "there is no gap between terminal 4 and the positive terminal")[0] == 0
+    assert contradiction_votes("there is a gap between terminal 4 and the positive terminal",
+                               "there is no gap between terminal 4 and the positive terminal")[0] >= 1

@@ -29,6 +29,7 @@ from coach.grading.guards_negation_words import (
     NEG_CUES,
     NEGATIVE_EVALUATIVES,
     ORDERED_FAMILIES,
+    PAIR_OPENERS,
     PHRASES,
     PRODUCT_FAMILIES,
     TOKEN,
@@ -125,6 +126,7 @@ def _clauses(text: str) -> tuple[Clause, ...]:
         sentence = ANSWER_PARTICLE.sub("", sentence)
         toks = TOKEN.findall(sentence)
         groups: list[list[str]] = [[]]
+        pair_open = False  # inside "between X and Y" / "both X and Y": the next "and" joins, not splits
         for i, tok in enumerate(toks):
             prev = toks[i - 1] if i else ""
             nxt = toks[i + 1] if i + 1 < len(toks) else ""
@@ -133,10 +135,14 @@ def _clauses(text: str) -> tuple[Clause, ...]:
                 boundary = False  # "throughput, not speed" stays one clause
             if tok in {"and", "or"} and _same_family(prev, nxt):
                 boundary = False  # "prefill and decode GPUs" is one noun phrase
+            if tok == "and" and pair_open:
+                boundary = pair_open = False  # "between terminal 4 and the positive terminal" is one phrase
             if boundary:
                 groups.append([])
+                pair_open = False
             else:
                 groups[-1].append(tok)
+                pair_open = pair_open or tok in PAIR_OPENERS
         groups = _merge_short([g for g in groups if g])
         parts = [_clause(words) for words in groups]
         lead = groups[:1]

@@ -61,6 +61,7 @@ ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})
 PRODUCT_FAMILIES = frozenset({"up", "faster"})
 # Families that name what a clause is about rather than what it says about it.
 ENTITY_FAMILIES = frozenset({"prefill", "tp", "first", "column", "latency"})
+PAIR_OPENERS = frozenset({"between", "both"})  # their "and" joins two nouns: "between X and Y"
 JOIN = "|"  # where a short clause was merged into its neighbour: negation scope stops here
 LIGHT_VERBS = frozenset(
     {

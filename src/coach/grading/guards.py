@@ -49,7 +49,7 @@ GIB_MIN_TOKENS_FOR_REPEAT = 6
 GIB_MAX_DISTINCT = 2  # six tokens or more drawn from at most two distinct ones ("mla mla mla ...")
 # off-topic: best cosine of the answer (whole or any sentence) to the question, reference or phrasings
 OFF_TOPIC_SIM = 0.2  # below this the answer is off-topic whatever words it shares
-OFF_TOPIC_SIM_SOFT = 0.35  # below this it is off-topic unless it shares a content word with the target
+OFF_TOPIC_SIM_SOFT = 0.3  # below this it is off-topic unless it shares a content word with the target
 OFF_TOPIC_SIM_NON_ENGLISH = 0.15  # (Latin-script languages; other scripts are not judged by an English model)
 OFF_TOPIC_MIN_WORDS = 6  # shorter answers ("Nothing will happen.") are too short to judge by embeddings
 # padding: a sentence is filler when far from everything the question is about
@@ -73,7 +73,7 @@ STUFF_LIST_SENTENCE_WORDS = 8  # a sentence this long that is a bare term list i
 QC_MIN_STEMS = 3
 QC_COPY_SHARE = 0.6  # share of the answer's content words taken from the question
 QC_MAX_NEW = 1  # content words or numbers the answer adds beyond the question (vague words excluded)
-QC_SIM = 0.75  # cosine of the answer to the question
+QC_SIM = 0.85  # cosine of the answer to the question
 # negation
 NEG_MIN_SIM = 0.45  # an answer sentence must be about the criterion to contradict it
 NEG_CLAUSE_SIM = 0.6  # ... and the two clauses compared (pooled from their own texts) must make one claim

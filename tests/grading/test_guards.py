@@ -369,7 +369,7 @@ def test_hedged_negations_and_ties_read_as_written() -> None:
     assert contradiction_votes("packet arrivals are not 100% independent",
                                "packet arrivals are not independent")[0] == 0
     # two answer clauses equally close to the phrasing: the agreeing one is taken
-    assert contradiction_votes("if the network speed increases by a factor of 10, the range shrinks by a factor of 10",
+    assert contradiction_votes("the network speed increases by a factor of 10 and the range shrinks by a factor of 10",
                                "the diameter decreases by a factor of 10") == (0, 1)
     # a two-word fragment of a reference ("flow control") is too short to be denied by "no flow control"
     assert contradiction_votes("no flow control", "flow control") == (0, 0)
@@ -427,3 +427,16 @@ def test_between_and_both_keep_their_pair_in_one_clause() -> None:
                                "there is no gap between terminal 4 and the positive terminal")[0] == 0
     assert contradiction_votes("there is a gap between terminal 4 and the positive terminal",
                                "there is no gap between terminal 4 and the positive terminal")[0] >= 1
+
+
+def test_a_condition_stays_with_its_claim() -> None:
+    # "if the string is longer, the pitch is lower" is one relation; cut at "if" it read as "the pitch is lower"
+    reference = "if the string is longer, the pitch will be lower"
+    assert contradiction_votes("the shorter string has a higher pitch", reference)[0] == 0
+    assert contradiction_votes("the longer string has a higher pitch", reference)[0] >= 1
+
+
+def test_a_negation_absorbed_by_a_word_the_other_clause_lacks_is_not_read() -> None:
+    # "not in the same path" (= different) and "not in the path" both say "not"
+    assert contradiction_votes("switch Y is not in the path of bulb A",
+                               "switch Y and bulb A are not in the same closed path")[0] == 0

@@ -20,6 +20,7 @@ from coach.grading.guards_lexical import COORDINATORS, FUNCTION_WORDS, UNITS, is
 from coach.grading.guards_negation_words import (
     ANSWER_PARTICLE,
     CLAUSE_WORDS,
+    CONDITIONS,
     ENTITY_FAMILIES,
     FAMILY_RES,
     FILLER,
@@ -143,7 +144,10 @@ def _clauses(text: str) -> tuple[Clause, ...]:
             else:
                 groups[-1].append(tok)
                 pair_open = pair_open or tok in PAIR_OPENERS
-        groups = _merge_short([g for g in groups if g])
+        groups = [g for g in groups if g]
+        if toks and toks[0] in CONDITIONS and len(groups) > 1:  # "if the string is longer, the pitch is lower"
+            groups[:2] = [[*groups[0], JOIN, *groups[1]]]  # the condition belongs to its claim
+        groups = _merge_short(groups)
         parts = [_clause(words) for words in groups]
         lead = groups[:1]
         if lead and lead[0][0] == "without" and len(lead[0]) <= LEAD_WITHOUT_MAX and len(parts) > 1:
@@ -297,7 +301,7 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         return 0
     va = -1 if (neg_a + a.negated_context) % 2 else 1
     vb = -1 if (neg_b + b.negated_context) % 2 else 1
-    if len(a.neg_heads) > neg_a or len(b.neg_heads) > neg_b:
+    if len(a.neg_heads) > neg_a or len(b.neg_heads) > neg_b or _negated_alone(a, b) or _negated_alone(b, a):
         # "no gap between 4 and the positive" vs "not separated by a gap from 4": the other side is negated
         # too, only on another word; the polarities cannot be compared
         return 0
@@ -305,6 +309,12 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         va *= a.family_value(fam)
         vb *= b.family_value(fam)
     return 1 if va == vb else -1
+
+
+def _negated_alone(a: Clause, b: Clause) -> bool:
+    """Whether `a` holds a negation absorbed by a polar word `b` does not use: "Y and A are not in the same
+    path" (= different) against "Y is not in the path of A" says "not" once on each side."""
+    return any(neg for fam in a.signs.keys() - b.signs.keys() for _, _, neg in a.signs[fam])
 
 
 def contradiction_votes(

@@ -33,11 +33,11 @@ PHRASES: tuple[tuple[str, str], ...] = (
 # family name -> (words with sign +1, words with sign -1), as full-token regexes
 FAMILIES: dict[str, tuple[str, str]] = {
     "up": (
-        r"increas\w*|grow\w*|grew|rises?|rising|rose|raises?|raising|more|higher|larger|bigger|greater|"
+        r"increas\w*|grow\w*|grew|rises?|rising|rose|raises?|raising|more|higher|larger|bigger|greater|longer|"
         r"doubles?|doubling|twice|exceeds?|overstates?",
         r"decreas\w*|reduc\w*|shrinks?|shrinking|shrank|cuts?|cutting|lowers|lowered|lowering|drops?|"
         r"falls?|fell|halves|halved|halving|less|fewer|lower|smaller|saves?|saving|removes?|removing|"
-        r"avoids?|eliminat\w*|understates?",
+        r"avoids?|eliminat\w*|understates?|shorter",
     ),
     "faster": (r"faster|quicker|speeds?|speed-up|speedup|accelerat\w*", r"slower|slows?|delays?|stalls?"),
     "before": (r"before|earlier|precedes?|preceding", r"after|afterwards|later|follows?|following"),
@@ -159,6 +159,7 @@ CLAUSE_WORDS = frozenset(
         "when",
     }
 )
+CONDITIONS = frozenset({"if", "when", "once"})  # a sentence led by one states a claim under a condition
 HALT_CUES = frozenset({"stops", "stop", "stopped", "ceases"})
 NEGATIVE_EVALUATIVES = frozenset(
     {

@@ -440,3 +440,14 @@ def test_a_negation_absorbed_by_a_word_the_other_clause_lacks_is_not_read() -> N
     # "not in the same path" (= different) and "not in the path" both say "not"
     assert contradiction_votes("switch Y is not in the path of bulb A",
                                "switch Y and bulb A are not in the same closed path")[0] == 0
+
+
+def test_list_negations_and_elliptical_nots_are_not_read() -> None:
+    # the reference denies each item of a list; counting its two "no"s as a double negation read it as agreeing
+    # with "there is flow control": unreadable, not agreement
+    reference = ("2.confirmed connectionless - with ACK, no loss of data (timeout and retransmit instead→ duplicates "
+                 "and sequence errors possible), no flow control, no connect or disconnect")
+    assert contradiction_votes("Confirmed connectionless: there is flow control or a connect", reference) == (0, 0)
+    # "if not, then ..." refers to the sentence before; its "not" bears on nothing in this one
+    assert contradiction_votes("If not then the packet is discarded as it might be a duplicate packet",
+                               "broadcasting so that fewer duplicate packets are discarded")[0] == 0

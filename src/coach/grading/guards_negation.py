@@ -310,6 +310,10 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     for fam in families:
         va *= a.family_value(fam)
         vb *= b.family_value(fam)
+    if va != vb and families & PRODUCT_FAMILIES and (a.signs.keys() | b.signs.keys()) & PRODUCT_FAMILIES - families:
+        # a relation with a term the other side lacks or says of something else: "learning is slow" (said of a
+        # small rate) does not deny "a larger rate speeds up learning"
+        return 0
     return 1 if va == vb else -1
 
 

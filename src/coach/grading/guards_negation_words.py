@@ -16,6 +16,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
         " memory-bound ",
     ),
     (r"\bbandwidth[\s-]*(?:bound|dominated|limited)\b", " bandwidth-bound "),
+    (r"\bspeed\s+of\b", " pace of "),  # the noun names a quantity ("controls the speed of convergence"), not "fast"
     (r"\blatency[\s-]*(?:bound|dominated|limited)\b", " latency-bound "),
     (r"\b(?:in )?each (?:way|direction)\b|\bper[\s-]direction\b|\bone way\b", " perdirection "),
     (r"\bbi-?directional\b|\bduplex\b|\bbidir\b", " bidirectional "),

@@ -120,6 +120,14 @@ def test_trailing_term_list_is_stripped_not_capped(grader) -> None:  # type: ign
     assert "split by columns" in report.clean_answer
 
 
+def test_terse_prose_sentence_is_not_stripped_as_a_list(grader) -> None:  # type: ignore[no-untyped-def]
+    core = GOOD["mlp"][1]
+    terse = "Megatron tensor parallelism splits weight matrices for transformer MLP blocks."  # 1 relating word in 10
+    report = _run(grader, core + " " + terse, MLP)
+    assert Flag.STUFFING not in report.flags
+    assert terse in report.clean_answer
+
+
 def test_list_stats_separate_prose_from_term_lists() -> None:
     prose = list_stats("Each decode step reads all of the weights from HBM to make one token for each sequence.")
     terms = list_stats("decode, HBM, weights, bandwidth, memory-bound, FLOPs, batch")

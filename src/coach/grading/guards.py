@@ -10,7 +10,8 @@ language. All thresholds are the named constants below; nothing is random. Thres
 development sets (/work/heldout/dev.csv, dev2.csv, dev3.csv) and the unit tests for catching gaming, and on
 training answers for false alarms: those graded correct (800 SemEval-2013 train, 500 SAF train; a guard that
 fires there punishes a right answer) and the Pearson of 2,000 SemEval-2013 and 1,476 SAF training answers with
-and without each guard. Never on the held-out file or on Mohler.
+and without each guard; and the 663 DigiKlausur neural-network exam answers (../shared/datasets, graded against
+reference answers written blind to them, /work/heldout/nn_refs.csv). Never on the held-out file or on Mohler.
 
 The grader runs the guards on `PooledVectors` (guard_vectors.py): the answer's sentences and clauses are
 pooled from its own forward pass, so the guards cost no extra pass of the model.
@@ -70,6 +71,7 @@ STUFF_REPEAT_SHARE = 0.3
 STUFF_REPEAT_FUNCTION_RATIO = 0.2  # repetition counts only in text this poor in relating words
 STUFF_ARITHMETIC_EXEMPT = 2  # operators (x, ·, =, ≈, →, vs) that make a text a calculation, not a list
 STUFF_LIST_SENTENCE_WORDS = 8  # a sentence this long that is a bare term list is stripped from a longer answer
+STUFF_SENTENCE_FUNCTION_RATIO = 0.06  # ... judged stricter: terse prose ("ESN provides structure for RNNs") is no list
 # question copy
 QC_MIN_STEMS = 3
 QC_COPY_SHARE = 0.6  # share of the answer's content words taken from the question
@@ -168,11 +170,11 @@ _ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=≈~→<>≤≥]|\bvs\b|\d\s?x\b|
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
-def _is_term_list(text: str) -> bool:
+def _is_term_list(text: str, function_ratio: float = STUFF_FUNCTION_RATIO) -> bool:
     st = list_stats(text)
     if st.words < STUFF_MIN_WORDS or len(_ARITHMETIC.findall(text)) >= STUFF_ARITHMETIC_EXEMPT:
         return False  # a worked calculation ("2 x 80 layers x 8 KV heads x ...") is no term list
-    if st.function_ratio <= STUFF_FUNCTION_RATIO:
+    if st.function_ratio <= function_ratio:
         return True
     if st.segments >= STUFF_TERM_SEGMENTS and st.term_segments / st.segments >= STUFF_TERM_SEGMENT_SHARE:
         return True
@@ -199,7 +201,8 @@ def _check_stuffing(target: GradingTarget, b: _Builder) -> None:
         b.flag(Flag.STUFFING, CAP_STUFFING)
         return
     spans = sentences(text)
-    lists = [s for s in spans if len(tokens(s)) >= STUFF_LIST_SENTENCE_WORDS and _is_term_list(s)]
+    lists = [s for s in spans if len(tokens(s)) >= STUFF_LIST_SENTENCE_WORDS
+             and _is_term_list(s, STUFF_SENTENCE_FUNCTION_RATIO)]
     if lists and len(lists) < len(spans):
         b.clean_answer = " ".join(s for s in spans if s not in lists)
         b.flag(Flag.STUFFING, 1.0, "A bare list of terms in your answer was not graded; the rest was.")

@@ -314,6 +314,15 @@ def test_a_list_is_no_stuffing_when_the_question_asks_for_one(grader) -> None:  
     assert Flag.STUFFING not in _run(grader, terms, asks).flags
     assert Flag.STUFFING in _run(grader, terms, explain).flags
     assert Flag.STUFFING in _run(grader, "segments, buffer, gap, sequence, receiver, order, bytes", noun).flags
+    advantages = _target("tcp-adv", "What are the main advantages of TCP over UDP?",
+                         "TCP gives reliable, ordered delivery with flow and congestion control.")
+    assert Flag.STUFFING not in _run(grader, "reliable delivery, ordering, flow control, congestion control",
+                                     advantages).flags
+    code = _target("knn", "Describe how k-nearest neighbours classifies a point, use pseudo code!",
+                   "For a new point, compute its distance to every training point, take the k nearest, and assign "
+                   "the label that occurs most often among them.")
+    lines = "input: labeled data set, unlabeled point x, number k\nfind k nearest points\nreturn majority label"
+    assert Flag.STUFFING not in _run(grader, lines, code).flags
 
 
 

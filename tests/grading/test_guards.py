@@ -339,6 +339,9 @@ def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  #
 @pytest.mark.parametrize("answer", [
     "~42.9% (p=4, m=4 → 3/7). ↑m (m ≥ 4p ≈ negligible).",
     "7.4x rps / 12.6x tighter SLO (>90% attainment). 13B/A100: coloc 1.6 rps vs 2P1D 3.3 rps/GPU (2.1x).",
+    "O(n^2)",  # code and formulas are symbol-heavy too
+    "for (i = 0; i < n; i++) sum += a[i];",
+    "w(n+1) = w(n) + eta * e(n) * x(n)",
 ])
 def test_terse_notation_is_neither_gibberish_nor_stuffing(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
     report = _run(grader, answer, PP)

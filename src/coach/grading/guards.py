@@ -47,6 +47,7 @@ VAGUE_STEMS = frozenset(stem(w) for w in VAGUE_WORDS)
 GIB_JUNK_RATIO = 0.5  # share of tokens that are no words (keyboard runs, no vowels, repeated letters)
 GIB_SYMBOL_RATIO = 0.45  # share of non-space characters that are symbols
 GIB_NUMBERS_EXEMPT = 3  # distinct numbers that make a symbol-heavy text notation rather than noise
+GIB_OPERATIONS_EXEMPT = 2  # ... or operations (operand, operator, operand; or f(x)): code and formulas
 GIB_MIN_TOKENS_FOR_REPEAT = 6
 GIB_MAX_DISTINCT = 2  # six tokens or more drawn from at most two distinct ones ("mla mla mla ...")
 # off-topic: best cosine of the answer (whole or any sentence) to the question, reference or phrasings
@@ -160,7 +161,8 @@ def _is_gibberish(answer: str, b: _Builder) -> bool:
     js = junk_stats(answer)
     b.signals.update(junk_ratio=js.junk_ratio, symbol_ratio=js.symbol_ratio)
     numeric = len(set(_NUMBER.findall(answer))) >= GIB_NUMBERS_EXEMPT  # "~42.9% (p=4, m=4 → 3/7)" is notation
-    if js.tokens == 0 or js.junk_ratio >= GIB_JUNK_RATIO or (js.symbol_ratio >= GIB_SYMBOL_RATIO and not numeric):
+    notation = numeric or len(_OPERATION.findall(answer)) >= GIB_OPERATIONS_EXEMPT  # "O(n^2)", "a[i] += x"
+    if js.tokens == 0 or js.junk_ratio >= GIB_JUNK_RATIO or (js.symbol_ratio >= GIB_SYMBOL_RATIO and not notation):
         return True
     return js.tokens >= GIB_MIN_TOKENS_FOR_REPEAT and round(js.distinct_ratio * js.tokens) <= GIB_MAX_DISTINCT
 
@@ -168,6 +170,11 @@ def _is_gibberish(answer: str, b: _Builder) -> bool:
 # Operators and comparisons that relate quantities: a calculation or a terse comparison, not a term list.
 _ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=≈~→<>≤≥]|\bvs\b|\d\s?x\b|\d/\d|\s/\s")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+# Code and formulas: an operator between two operands, or a name applied to arguments. A hyphen counts only
+# spaced ("n - 1"): "memory-bound" is a word.
+_OPERATION = re.compile(
+    r"[\w\])]\s*(?:==|!=|<=|>=|->|\+\+|\+=|-=|[+*/^%<>=]|\s-\s)\s*[\w(\[$\\&*]|\b[A-Za-z_]\w*\((?=[^()]*\))"
+)
 
 
 def _is_term_list(text: str, function_ratio: float = STUFF_FUNCTION_RATIO) -> bool:

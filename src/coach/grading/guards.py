@@ -58,8 +58,8 @@ OFF_TOPIC_MIN_WORDS = 6  # shorter answers ("Nothing will happen.") are too shor
 # padding: a sentence is filler when far from everything the question is about
 PAD_SENTENCE_SIM = 0.36
 PAD_RELATIVE = 0.42  # ... or below this share of the answer's most relevant sentence
-PAD_WORD_SIM = 0.38  # the same, word by word: mean best cosine of a sentence's words to the target's words
-PAD_WORD_RELATIVE = 0.45
+PAD_WORD_SIM = 0.30  # the same, word by word: mean best cosine of a sentence's words to the target's words
+PAD_WORD_RELATIVE = 0.40
 PAD_FLAG_SHARE = 0.3  # flag when filler is at least this share of the answer's words
 PAD_FLAG_MIN_SENTENCES = 2
 # keyword stuffing

@@ -237,6 +237,18 @@ def eval_saf(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | 
     _run(lambda g: saf(g, read_saf(data)), cache_dir, guards, as_json)
 
 
+@eval_app.command("digiklausur")
+def eval_digiklausur(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
+                     references: Path | None = typer.Option(
+                         None, "--references", help="CSV question_id,reference_answer (default: the packaged one)"),
+                     guards: bool = GUARDS_OPT) -> None:
+    """DigiKlausur NN exam: zero-shot Pearson; RMSE and 3-way grade fitted leave-one-question-out."""
+    from coach.evals.datasets import read_digiklausur
+    from coach.evals.protocols import digiklausur
+
+    _run(lambda g: digiklausur(g, read_digiklausur(data, references)), cache_dir, guards, as_json)
+
+
 def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool) -> None:
     from coach.evals.datasets import DatasetError
 

@@ -128,3 +128,19 @@ def test_examples_are_grouped_by_question() -> None:
     ex = examples_by_question(rows)
     assert [e.answer for e in ex["q1"]] == ["a1", "a2"]
     assert "q2" not in ex  # empty answers are no examples
+
+
+def test_leave_one_question_out_cuts_ignore_the_held_out_question() -> None:
+    from coach.evals.protocols import logo_two_thresholds
+
+    rng = np.random.default_rng(1)
+    scores = rng.uniform(size=120)
+    labels = np.digitize(scores, [0.3, 0.7])  # 0/1/2, separable at 0.3 and 0.7
+    groups = np.array(["0"] * 80 + ["1"] * 20 + ["2"] * 20)
+    out = logo_two_thresholds(scores, labels, list(groups))
+    assert (out == labels).mean() > 0.9
+    flipped = np.where(groups == "0", 2 - labels, labels)  # the big question's grades reversed
+    assert best_two_thresholds(scores, flipped) != best_two_thresholds(scores, labels)  # a leak would show
+    again = logo_two_thresholds(scores, flipped, list(groups))
+    held = groups == "0"
+    assert (again[held] == out[held]).all()  # its own grades cannot move its cuts

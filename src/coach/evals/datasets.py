@@ -106,3 +106,29 @@ def read_saf(path: Path, version: str = "v1") -> list[Row]:
     if not rows:
         raise DatasetError(f"no SAF answers read from {path}")
     return rows
+
+
+DIGIKLAUSUR_REFERENCES = Path(__file__).resolve().parent.parent / "data" / "digiklausur_references.csv"
+
+
+def read_digiklausur(path: Path, references: Path | None = None) -> list[Row]:
+    """DigiKlausur neural-networks exam (H-BRS): 663 answers to 17 questions, grade 0/1/2 by one examiner.
+
+    The copy has no reference answers, so ours are joined by question id: `references` (question_id,
+    reference_answer), by default the packaged file, written from the questions alone, before any student answer
+    or grade was read.
+    """
+    ref_path = references or DIGIKLAUSUR_REFERENCES
+    refs = {r["question_id"]: r["reference_answer"] for r in _read(ref_path)}
+    rows = []
+    for r in _read(_find(path, "nn_exam_answers.csv")):
+        ref = refs.get(r["question_id"], "")
+        if not ref.strip():
+            raise DatasetError(f"no reference answer for DigiKlausur question {r['question_id']} in {ref_path}")
+        raw = float(r["grade"])
+        rows.append(Row(dataset="digiklausur", split="all", group=r["question_id"], qkey=r["question_id"],
+                        question=r["question"], reference=ref, answer=r["student_answer"], gold=raw / 2.0,
+                        label=str(int(raw)), raw=raw))
+    if not rows:
+        raise DatasetError(f"no DigiKlausur answers read from {path}")
+    return rows

@@ -8,6 +8,8 @@
   the same question as graded examples (only UA questions have any).
 - SAF v1 (English): score Pearson/RMSE against the normalised score; the 3-way label by two thresholds fitted
   on the training split (macro-F1); without and with examples.
+- DigiKlausur (not a published benchmark; our own reference answers): zero-shot Pearson against the 0-2 grade;
+  RMSE by a linear map and the 3-way grade by two thresholds, each fitted leave-one-question-out (17 folds).
 """
 
 from __future__ import annotations
@@ -199,3 +201,36 @@ def saf(grader: EmbeddingGrader, rows: Sequence[Row], progress: Progress | None 
     out["with_examples"]["UA"] = _saf_block(g, g.scores, ex_cuts, _line(train_ex.scores, train_ex.gold))
     out["with_examples"]["UQ"] = "no training answers for these questions (same as no_examples)"
     return out
+
+
+# ---------------------------------------------------------------- DigiKlausur
+
+
+def logo_two_thresholds(scores: np.ndarray, labels: np.ndarray, groups: Sequence[str]) -> np.ndarray:
+    """Leave-one-group-out 3-way labels (0/1/2): each fold is cut by thresholds fitted on the other folds."""
+    g = np.asarray(groups)
+    out = np.zeros(len(scores), dtype=int)
+    for fold in folds_of(list(groups)):
+        test, train = g == fold, g != fold
+        low, high = best_two_thresholds(scores[train], labels[train])
+        out[test] = (scores[test] >= low).astype(int) + (scores[test] >= high).astype(int)
+    return out
+
+
+def digiklausur(grader: EmbeddingGrader, rows: Sequence[Row], progress: Progress | None = None) -> dict[str, Any]:
+    g = grade_rows(grader, rows, progress=progress)
+    raw = np.array([r.raw for r in rows])
+    groups = [r.qkey for r in rows]
+    linear = loao_linear_map(g.scores, raw, groups, top=2.0)
+    labels = logo_two_thresholds(g.scores, raw.astype(int), groups)
+    per_q = [pearson(g.scores[np.asarray(groups) == q], raw[np.asarray(groups) == q]) for q in folds_of(groups)]
+    return {
+        "dataset": "digiklausur_nn_exam", "answers": len(rows), "questions": len(set(groups)),
+        "references": "ours, written blind to the answers (coach/data/digiklausur_references.csv)",
+        "zero_shot": {"pearson": _r(pearson(g.scores, raw)), "mean_pearson_within_question": _r(float(np.mean(per_q)))},
+        "cv_leave_one_question_out": {
+            "linear_map": {"rmse": _r(rmse(linear, raw)), "pearson": _r(pearson(linear, raw))},
+            "train_mean_baseline_rmse": _r(rmse(_fold_mean(raw, groups), raw)),
+            "grade_3way": _round(classification([str(int(x)) for x in raw], [str(x) for x in labels])),
+        },
+    }

@@ -10,8 +10,8 @@ language. All thresholds are the named constants below; nothing is random. Thres
 development sets (/work/heldout/dev.csv, dev2.csv, dev3.csv) and the unit tests for catching gaming, and on
 training answers for false alarms: those graded correct (800 SemEval-2013 train, 500 SAF train; a guard that
 fires there punishes a right answer) and the Pearson of 2,000 SemEval-2013 and 1,476 SAF training answers with
-and without each guard; and the 663 DigiKlausur neural-network exam answers (../shared/datasets, graded against
-reference answers written blind to them, /work/heldout/nn_refs.csv). Never on the held-out file or on Mohler.
+and without each guard; and the 663 DigiKlausur neural-network exam answers (`coach eval digiklausur`). Never on
+the held-out file or on Mohler.
 
 The grader runs the guards on `PooledVectors` (guard_vectors.py): the answer's sentences and clauses are
 pooled from its own forward pass, so the guards cost no extra pass of the model.

@@ -1,6 +1,9 @@
-"""Builds small in-memory banks for session and grading tests."""
+"""Builds small in-memory banks for session and grading tests, and small CSV files for the readers."""
 
 from __future__ import annotations
+
+import csv
+from pathlib import Path
 
 from coach.content.bank import Bank
 from coach.content.schema import (
@@ -93,3 +96,11 @@ def make_bank(easy: int = 8, medium: int = 10, hard: int = 7, shorts: int = 6) -
         bank.items[item.id] = item
         bank.rubrics[rubric.id] = rubric
     return bank
+
+
+def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+    return path

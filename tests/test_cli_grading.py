@@ -10,6 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from coach import cli_grading
+from tests.factories import write_csv
 
 QUESTION = "What is the role of a prototype program in problem solving?"
 REFERENCE = "To simulate the behaviour of portions of the desired software product."
@@ -30,20 +31,13 @@ def app(monkeypatch: pytest.MonkeyPatch, st_embedder) -> typer.Typer:  # type: i
     return app
 
 
-def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
-    with path.open("w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        w.writerows(rows)
-    return path
-
 
 def _input(tmp_path: Path, ids: list[str], name: str = "in.csv") -> Path:
     rows = []
     for i in ids:
         q, ref = (QUESTION, REFERENCE) if i != "second" else ("What is a stack?", "A last in, first out store.")
         rows.append([i, q, ref, ANSWERS[i], "ignored"])
-    return _write(tmp_path / name, ["id", "question", "reference_answer", "answer", "extra"], rows)
+    return write_csv(tmp_path / name, ["id", "question", "reference_answer", "answer", "extra"], rows)
 
 
 def _read(path: Path) -> list[dict[str, str]]:
@@ -82,10 +76,10 @@ def test_each_row_scores_the_same_alone_or_with_others(app: typer.Typer, tmp_pat
 def test_examples_move_the_grade(app: typer.Typer, tmp_path: Path) -> None:
     runner = CliRunner()
     answer = "It lets you try out an early version of part of the software."
-    inp = _write(tmp_path / "in.csv", ["id", "question", "reference_answer", "answer"],
+    inp = write_csv(tmp_path / "in.csv", ["id", "question", "reference_answer", "answer"],
                  [["x", QUESTION, REFERENCE, answer]])
     plain, anchored = tmp_path / "plain.csv", tmp_path / "anch.csv"
-    ex = _write(tmp_path / "ex.csv", ["question", "answer", "score", "max_score"],
+    ex = write_csv(tmp_path / "ex.csv", ["question", "answer", "score", "max_score"],
                 [[QUESTION, answer, "5", "5"], [QUESTION, ANSWERS["off"], "0", "5"]])
     assert runner.invoke(app, ["grade", str(inp), "-o", str(plain), "--no-llm"]).exit_code == 0
     result = runner.invoke(app, ["grade", str(inp), "-o", str(anchored), "--no-llm", "--examples", str(ex)])
@@ -105,7 +99,7 @@ def test_examples_move_the_grade(app: typer.Typer, tmp_path: Path) -> None:
 )
 def test_malformed_input_names_the_problem(app: typer.Typer, tmp_path: Path, header: list[str],
                                            rows: list[list[str]], message: str) -> None:
-    inp = _write(tmp_path / "bad.csv", header, rows)
+    inp = write_csv(tmp_path / "bad.csv", header, rows)
     result = CliRunner().invoke(app, ["grade", str(inp), "-o", str(tmp_path / "o.csv"), "--no-llm"])
     assert result.exit_code == 2
     assert message in result.output
@@ -114,7 +108,7 @@ def test_malformed_input_names_the_problem(app: typer.Typer, tmp_path: Path, hea
 
 @pytest.mark.parametrize(("score", "message"), [("high", "row 3: score 'high'"), ("7", "row 3: score 7 is outside")])
 def test_bad_example_scores_name_the_row(app: typer.Typer, tmp_path: Path, score: str, message: str) -> None:
-    ex = _write(tmp_path / "ex.csv", ["question", "answer", "score"],
+    ex = write_csv(tmp_path / "ex.csv", ["question", "answer", "score"],
                 [[QUESTION, "fine", "1"], [QUESTION, "bad", score]])
     result = CliRunner().invoke(app, ["grade", str(_input(tmp_path, ["good"])), "-o", str(tmp_path / "o.csv"),
                                       "--examples", str(ex)])

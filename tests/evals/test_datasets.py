@@ -8,29 +8,21 @@ from pathlib import Path
 import pytest
 
 from coach.evals.datasets import DIGIKLAUSUR_REFERENCES, DatasetError, read_digiklausur
-
-
-def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        w.writerows(rows)
-    return path
-
+from tests.factories import write_csv
 
 ANSWERS = ["student_id", "question_id", "question", "student_answer", "grade"]
 
 
 def test_digiklausur_joins_our_references_and_scales_the_grade(tmp_path: Path) -> None:
-    _write(tmp_path / "nn_exam_answers.csv", ANSWERS, [["usb1", "4", "Explain classification and regression",
+    write_csv(tmp_path / "nn_exam_answers.csv", ANSWERS, [["usb1", "4", "Explain classification and regression",
                                                         "Classes versus a continuous output.", "1"]])
-    refs = _write(tmp_path / "refs.csv", ["question_id", "reference_answer"], [["4", "Classification predicts..."]])
+    refs = write_csv(tmp_path / "refs.csv", ["question_id", "reference_answer"], [["4", "Classification predicts..."]])
     (row,) = read_digiklausur(tmp_path, refs)
     assert (row.reference, row.gold, row.raw, row.qkey) == ("Classification predicts...", 0.5, 1.0, "4")
 
 
 def test_digiklausur_names_a_question_without_a_reference(tmp_path: Path) -> None:
-    _write(tmp_path / "nn_exam_answers.csv", ANSWERS, [["usb1", "18", "A new question?", "An answer.", "2"]])
+    write_csv(tmp_path / "nn_exam_answers.csv", ANSWERS, [["usb1", "18", "A new question?", "An answer.", "2"]])
     with pytest.raises(DatasetError, match="question 18"):
         read_digiklausur(tmp_path)
 

@@ -128,6 +128,24 @@ def test_terse_prose_sentence_is_not_stripped_as_a_list(grader) -> None:  # type
     assert terse in report.clean_answer
 
 
+NEURON = _target("neuron", "Define the mathematical model of a neuron, use the appropriate technical terms!",
+                 "The inputs x_j are multiplied by synaptic weights w_kj and summed with a bias b_k by an adder into "
+                 "the induced local field v_k; an activation function phi limits the output y_k = phi(v_k).")
+
+
+@pytest.mark.parametrize("answer", [
+    # a glossary: each symbol beside the term it stands for (this was stripped as a term list)
+    "$N$ number inputs, $x_i$ input i, $v_j$ local field, $\\varphi(v_j)$ activation function, $y_j$ output, "
+    "$w_{ji}$ weight from node i to j\n\n$y_j = \\varphi(v_j)$\n\n$v_j = \\sum_{i=0}^{N} w_{ji} x_i$",
+    # a formula that repeats its symbol (this was capped as repetition)
+    "$$\\omega_{ji}(n+1) = \\omega_{ji}(n) + \\eta \\, \\delta_j(n) \\, y_i(n) \\, \\omega$$",
+])
+def test_glossaries_and_formulas_are_not_term_lists(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
+    report = _run(grader, answer, NEURON)
+    assert report.flags == ()
+    assert report.clean_answer.split() == answer.split()
+
+
 def test_list_stats_separate_prose_from_term_lists() -> None:
     prose = list_stats("Each decode step reads all of the weights from HBM to make one token for each sequence.")
     terms = list_stats("decode, HBM, weights, bandwidth, memory-bound, FLOPs, batch")

@@ -171,16 +171,18 @@ def _is_gibberish(answer: str, b: _Builder) -> bool:
 _ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=≈~→<>≤≥]|\bvs\b|\d\s?x\b|\d/\d|\s/\s")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 # Code and formulas: an operator between two operands, or a name applied to arguments. A hyphen counts only
-# spaced ("n - 1"): "memory-bound" is a word.
+# spaced ("n - 1": "memory-bound" is a word), a slash only spaced or before a number ("TB/s" is a unit).
 _OPERATION = re.compile(
-    r"[\w\])]\s*(?:==|!=|<=|>=|->|\+\+|\+=|-=|[+*/^%<>=]|\s-\s)\s*[\w(\[$\\&*]|\b[A-Za-z_]\w*\((?=[^()]*\))"
+    r"[\w\])]\s*(?:==|!=|<=|>=|->|\+\+|\+=|-=|[+*^%<>=]|\s[-/]\s|/(?=\s*[\d(]))\s*[\w(\[$\\&*]"
+    r"|\b[A-Za-z_]\w*\((?=[^()]*\))"
 )
 
 
 def _is_term_list(text: str, function_ratio: float = STUFF_FUNCTION_RATIO) -> bool:
     st = list_stats(text)
-    if st.words < STUFF_MIN_WORDS or len(_ARITHMETIC.findall(text)) >= STUFF_ARITHMETIC_EXEMPT:
-        return False  # a worked calculation ("2 x 80 layers x 8 KV heads x ...") is no term list
+    if (st.words < STUFF_MIN_WORDS or len(_ARITHMETIC.findall(text)) >= STUFF_ARITHMETIC_EXEMPT
+            or len(_OPERATION.findall(text)) >= GIB_OPERATIONS_EXEMPT):
+        return False  # a worked calculation ("2 x 80 layers x 8 KV heads x ...") or a formula is no term list
     if st.function_ratio <= function_ratio:
         return True
     if st.segments >= STUFF_TERM_SEGMENTS and st.term_segments / st.segments >= STUFF_TERM_SEGMENT_SHARE:

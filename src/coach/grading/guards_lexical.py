@@ -114,6 +114,10 @@ class ListStats:
     repeat_share: float  # that count / content tokens
 
 
+# A symbol beside a term defines it ("$x_i$ input i", "w_ji weight from i to j"): a glossary, not a term list.
+_NOTATION = re.compile(r"\$|\\[a-z]+|\b[a-z]_\{?\w")
+
+
 def _list_words(text: str) -> list[str]:
     # the article "a" is a lone letter but relates words like "the" does: "a RBM is a two layer network"
     return [t for t in tokens(text) if is_wordlike(t) or t == "a"]
@@ -126,7 +130,7 @@ def list_stats(text: str) -> ListStats:
     term_segs = 0
     for seg in segs:
         st = _list_words(seg)
-        if 0 < len(st) <= 3 and not any(t in FUNCTION_WORDS for t in st):
+        if 0 < len(st) <= 3 and not any(t in FUNCTION_WORDS for t in st) and not _NOTATION.search(seg):
             term_segs += 1
     content = [t for t in toks if t not in FUNCTION_WORDS and t not in COORDINATORS and t not in UNITS]
     counts = Counter(content)

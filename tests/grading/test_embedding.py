@@ -11,7 +11,7 @@ import pytest
 
 from coach.grading.auto_rubric import auto_target
 from coach.grading.calibration import DEFAULT_BASE, GraderParams, shipped_params, shipped_params_path
-from coach.grading.embedding import EmbeddingGrader
+from coach.grading.embedding import LOW_CONFIDENCE, EmbeddingGrader, confidence_of
 from coach.grading.score import Dimension, Flag, Verdict
 from coach.grading.target import CriterionSpec, GradedExample, GradingTarget, MisconceptionSpec
 from coach.providers.base import Matrix
@@ -166,3 +166,13 @@ def test_guards_cap_a_keyword_list(grader: EmbeddingGrader) -> None:
     score = grader.grade(stuffed, RUBRIC)
     assert Flag.STUFFING in score.flags
     assert score.value <= 0.2 + 1e-9
+
+
+def test_confidence_is_lowest_at_the_toss_up_point() -> None:
+    assert confidence_of(0.5, 0.5) == 0.05
+    assert confidence_of(0.45, 0.45) < LOW_CONFIDENCE <= confidence_of(0.62, 0.62)
+    assert confidence_of(0.95, 0.95) == confidence_of(0.05, 0.05) == 1.0
+    # criteria built from a reference do not lower it; an author's rubric and graded examples do
+    assert confidence_of(0.9, 0.1) == 1.0
+    assert confidence_of(0.9, 0.1, rubric=True) < LOW_CONFIDENCE
+    assert confidence_of(0.9, 0.9, knn_vote=0.2) < LOW_CONFIDENCE

@@ -110,6 +110,7 @@ def test_practice_test_in_the_browser(server: str, browser: Any, tmp_path: Path)
 def test_readiness_check_in_the_browser(server: str, browser: Any) -> None:
     page = browser.new_page()
     page.goto(f"{server}/?page=readiness&module={MODULE}")
+    _wait_for_any(page, ["button:has-text('Start the readiness check')"])
     page.locator("button:has-text('Start the readiness check')").click()
     _answer_until_results(page)
     page.wait_for_selector("text=Explanation quality")

@@ -103,9 +103,23 @@ def test_embed_full_is_bit_identical_alone_and_in_a_batch(embedder) -> None:  # 
     alone = embedder.embed_full([texts[1]])[0]
     batch = embedder.embed_full(texts)[1]
     assert alone[0] == batch[0]
-    assert np.array_equal(alone[2], batch[2]) and np.array_equal(alone[3], batch[3])
+    assert all(np.array_equal(alone[k], batch[k]) for k in (2, 3, 4))
     # and it agrees with the model's own sentence embedding
     assert float(alone[3] @ embedder.embed([texts[1]])[0]) > 0.9999
+
+
+def test_alignment_vectors_keep_more_of_the_word_than_the_last_layer(embedder) -> None:  # type: ignore[no-untyped-def]
+    # the same word in two unrelated sentences: soft alignment should see it as the same word
+    first, second = embedder.embed_full(["Decode is bound by memory bandwidth.",
+                                         "We bought more bandwidth for the office."])
+
+    def word(full: tuple, piece: str, space: int) -> np.ndarray:  # type: ignore[type-arg]
+        return full[space][full[0].index(piece)]
+
+    last = float(word(first, "bandwidth", 2) @ word(second, "bandwidth", 2))
+    align = float(word(first, "bandwidth", 4) @ word(second, "bandwidth", 4))
+    assert align > last + 0.05
+    assert np.allclose(np.linalg.norm(first[4], axis=1), 1.0, atol=1e-5)
 
 
 class SentenceOnly:

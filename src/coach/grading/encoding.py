@@ -17,7 +17,7 @@ from coach.grading.lexical import NEGATIONS, STOPWORDS, stem, tokens
 from coach.grading.text import sentences
 from coach.providers.base import Embedder, Matrix
 
-FullEncoding = tuple[list[str], list[tuple[int, int]], Matrix, np.ndarray]
+FullEncoding = tuple[list[str], list[tuple[int, int]], Matrix, np.ndarray, Matrix]
 
 
 @runtime_checkable
@@ -40,6 +40,11 @@ class Encoded:
     spans: list[str] = field(default_factory=list)  # the sentences of the text
     span_vecs: Matrix = field(default_factory=lambda: np.zeros((0, 1), dtype=np.float32))
     offsets: list[tuple[int, int]] = field(default_factory=list)  # each piece's character span in `text`
+    align: Matrix | None = None  # piece vectors for soft alignment, when the embedder gives its own
+
+    @property
+    def align_vecs(self) -> Matrix:
+        return self.vecs if self.align is None else self.align
 
     @property
     def n_words(self) -> int:
@@ -98,7 +103,7 @@ def _sentence_ranges(text: str, offsets: list[tuple[int, int]]) -> list[tuple[st
 
 
 def build(text: str, full: FullEncoding) -> Encoded:
-    pieces, offsets, vecs, sent = full
+    pieces, offsets, vecs, sent, align = full
     words = _words_of(text, pieces, offsets)
     alpha = np.array([any(ch.isalnum() for ch in w) for w in words], dtype=bool)
     content = np.array([a and w not in STOPWORDS and (len(w) > 1 or w.isdigit()) for w, a in zip(words, alpha,
@@ -121,7 +126,8 @@ def build(text: str, full: FullEncoding) -> Encoded:
         if not rows:
             spans = [text.strip()]
     return Encoded(text=text, sent=sent, pieces=pieces, vecs=vecs, words=words, stems=[stem(w) for w in words],
-                   content=content, alpha=alpha, spans=spans, span_vecs=span_vecs, offsets=list(offsets))
+                   content=content, alpha=alpha, spans=spans, span_vecs=span_vecs, offsets=list(offsets),
+                   align=align)
 
 
 class Encoder:

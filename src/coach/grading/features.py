@@ -34,6 +34,7 @@ class TargetContext:
     crit_segments: list[list[int]]  # per criterion: the segment index of each phrasing
     misconceptions: dict[str, np.ndarray]  # id -> phrasing vectors
     pieces: np.ndarray  # all reference and phrasing word-pieces, stacked (rows)
+    align: np.ndarray  # the same rows in the embedder's alignment space (the guards keep `pieces`)
     piece_w: np.ndarray  # weight of each row, normalised within its segment
     segment: np.ndarray  # segment index of each row: references first, then phrasings
     n_segments: int
@@ -68,12 +69,13 @@ def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
     for ph in phrasings:
         crit_segments.append(list(range(len(segments), len(segments) + len(ph))))
         segments.extend(enc[p] for p in ph)
-    rows, weights, seg_ids, ref_slices = [], [], [], []
+    rows, align_rows, weights, seg_ids, ref_slices = [], [], [], [], []
     start = 0
     for i, e in enumerate(segments):
         w = piece_weights(e, q_stems, QUESTION_DEMOTE) if e.has_tokens else np.zeros(0)
         if w.size and w.sum() > 0:
             rows.append(e.vecs)
+            align_rows.append(e.align_vecs)
             weights.append(w / w.sum())
             seg_ids.append(np.full(w.size, i))
         if i < len(refs_text):
@@ -88,6 +90,7 @@ def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
         crit_vecs=[np.stack([enc[p].sent for p in ph]) for ph in phrasings], crit_segments=crit_segments,
         misconceptions={m.id: np.stack([enc[p].sent for p in m.phrasings]) for m in target.misconceptions},
         pieces=np.vstack(rows) if rows else np.zeros((0, dim), dtype=np.float32),
+        align=np.vstack(align_rows) if align_rows else np.zeros((0, dim), dtype=np.float32),
         piece_w=np.concatenate(weights) if weights else np.zeros(0),
         segment=np.concatenate(seg_ids) if seg_ids else np.zeros(0, dtype=int),
         n_segments=len(segments), ref_slices=ref_slices,
@@ -123,7 +126,7 @@ class Match:
         prec, prec_hard = np.zeros(len(ctx.refs)), np.zeros(len(ctx.refs))
         keep = np.flatnonzero(ans.alpha) if ans.has_tokens else np.zeros(0, dtype=int)
         if keep.size and ctx.pieces.shape[0]:
-            sims = ctx.pieces @ ans.vecs[keep].T
+            sims = ctx.align @ ans.align_vecs[keep].T
             best = sims.max(axis=1)
             seg_recall = np.bincount(ctx.segment, weights=ctx.piece_w * best, minlength=n).astype(float)
             seg_hard = np.bincount(ctx.segment, weights=ctx.piece_w * (best >= MATCH), minlength=n).astype(float)

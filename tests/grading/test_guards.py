@@ -341,6 +341,28 @@ def test_a_list_is_no_stuffing_when_the_question_asks_for_one(grader) -> None:  
                    "the label that occurs most often among them.")
     lines = "input: labeled data set, unlabeled point x, number k\nfind k nearest points\nreturn majority label"
     assert Flag.STUFFING not in _run(grader, lines, code).flags
+    reserved = _target("class-a", "Write down all addresses in Class A networks that are reserved.",
+                       "0.0.0.0/8 is this network, 127.0.0.0/8 is loopback, and 10.0.0.0/8 is private.")
+    addresses = ("0xxx xxxx.0000 0000.0000 0000.0000 0000 (network) 0xxx xxxx.1111 1111.1111 1111.1111 1111 "
+                 "(broadcast) 0111 1111.xxxx xxxx.xxxx xxxx.xxxx xxxx (loopback)")  # bit patterns, as on SAF v2
+    assert Flag.STUFFING not in _run(grader, addresses, reserved).flags
+    methods = _target("dup", "Discuss 3 methods that address duplicate packets, each with an advantage.",
+                      "Temporary transport addresses, connection identifiers and sequence numbers per packet.")
+    terse = "temporary TSAPs, connection IDs, sequence numbers, timestamps, unique counters, nonces"
+    assert Flag.STUFFING not in _run(grader, terse, methods).flags
+    assert Flag.STUFFING in _run(grader, terse, explain).flags  # the same list asked to explain is stuffing
+
+
+def test_verbs_relate_terms_so_terse_prose_is_no_term_list(grader) -> None:  # type: ignore[no-untyped-def]
+    # seen on SAF v2 (tutor: full marks): one relating word in 16, but three verbs tie the terms together
+    dup = _target("dup-why", "Why can duplicate packets be a problem in a network?",
+                  "Duplicates waste bandwidth, processing and storage, and a receiver may deliver the same data "
+                  "twice if it cannot tell a duplicate from a new packet.")
+    prose = ("The duplicate packets reduce effective tool bandwidth, waste tool processing power and consume tool "
+             "storage capacity.")
+    assert Flag.STUFFING not in _run(grader, prose, dup).flags
+    bare = "duplicate packets, tool bandwidth, tool processing power, tool storage capacity, effectiveness"
+    assert Flag.STUFFING in _run(grader, bare, dup).flags
 
 
 

@@ -191,12 +191,14 @@ def _is_term_list(text: str, function_ratio: float = STUFF_FUNCTION_RATIO) -> bo
             and st.function_ratio <= STUFF_REPEAT_FUNCTION_RATIO)
 
 
-# "Name the 3 service classes", "State at least 4 differences", "List the phases", "What are the main
-# advantages of X?", "Write it in pseudo code": a list (or terse code lines) is the answer asked for.
+# "Name the 3 service classes", "State at least 4 differences", "List the phases", "Discuss 3 methods", "What
+# are the main advantages of X?", "Write down all reserved addresses", "Write it in pseudo code": a list (or
+# terse code lines) is the answer asked for.
 # "list" the verb, not the noun: "What is a linked list?" asks for an explanation.
 _ASKS_FOR_LIST = re.compile(
     r"(?:^|[.?!:]\s+)(?:please\s+)?(?:list|enumerate)\b|\bat least (?:\d+|two|three|four|five)\b"
-    r"|\b(?:name|state|give|mention|identify|list)\s+(?:the\s+)?(?:\d+|two|three|four|five|six|several)\b"
+    r"|\b(?:name|state|give|mention|identify|list|discuss|describe|explain|compare)\s+(?:the\s+)?"
+    r"(?:\d+|two|three|four|five|six|several)\b|\bwrite[\s-]+down\b"
     r"|\bpseudo[\s-]?code\b|\b(?:what|which)\s+are\s+(?:the\s+)?(?:\d+|two|three|four|five|six)\b"
     r"|\b(?:what|which)\s+are\s+(?:the\s+)?(?:\w+\s+){0,2}(?:advantages|disadvantages|benefits|drawbacks|"
     r"types|kinds|steps|stages|phases|components|properties|characteristics|operations|examples)\b",

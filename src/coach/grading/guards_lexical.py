@@ -30,6 +30,30 @@ was we were what whatever when where whereas whether which while who whom whose 
 would yet you your get gets got need needs needed make makes made take takes let lets keep keeps stay stays
 """))
 COORDINATORS = frozenset({"and", "or", "plus", "&", "vs", "versus"})
+
+
+def _verb_forms(bases: str, irregular: str) -> frozenset[str]:
+    out = set(_words(irregular))
+    for v in _words(bases):
+        if v.endswith("y") and v[-2] not in "aeiou":  # carry: carries, carried, carrying
+            out |= {v, v[:-1] + "ies", v[:-1] + "ied", v + "ing"}
+            continue
+        stem_ = v[:-1] if v.endswith("e") else v
+        out |= {v, v + ("es" if v.endswith(("s", "sh", "ch", "x")) else "s"), stem_ + "ed", stem_ + "ing"}
+    return frozenset(out)
+
+
+# Verbs that relate two terms in technical prose ("duplicates waste processing power and consume storage"):
+# they count as relating words in `list_stats`, but only in segments longer than a term, since many are nouns
+# too ("row split", "memory cost"). Not in FUNCTION_WORDS: the negation reader treats those as empty.
+RELATING_VERBS = _verb_forms(
+    "reduce increase decrease lower raise waste consume cause lead allow prevent require use send receive store "
+    "contain depend provide create avoid ensure enable improve limit determine produce transmit forward move "
+    "compute hold carry share reach block drop lose delay detect assign return mean cost save fill exceed add "
+    "remove replace copy map hide overlap slow speed",
+    "sent held led lost ran wrote written read reads meant split splits hid hidden dropped dropping mapped "
+    "mapping",
+)
 # Extra words counted as English when guessing the language (common verbs of technical prose).
 ENGLISH_EXTRA = frozenset({"and", "or", "is", "are", "the", "of", "to", "it", "that", "this", "which", "each",
                            "uses", "used", "sends", "moves", "reads", "splits", "split"})
@@ -107,7 +131,7 @@ def content_stems(text: str) -> frozenset[str]:
 @dataclass(frozen=True)
 class ListStats:
     words: int  # word-like tokens
-    function_ratio: float  # relating function words / word-like tokens
+    function_ratio: float  # relating words (function words, relating verbs) / word-like tokens
     term_segments: int  # comma/newline separated segments that are bare terms
     segments: int
     top_repeat: int  # occurrences of the most repeated content token
@@ -123,6 +147,9 @@ def _list_words(text: str) -> list[str]:
     return [t for t in tokens(text) if is_wordlike(t) or t == "a"]
 
 
+LIST_TERM_WORDS = 3  # a list item of up to this many words is a term
+
+
 def list_stats(text: str) -> ListStats:
     toks = _list_words(text)
     fw = sum(1 for t in toks if t in FUNCTION_WORDS)
@@ -130,7 +157,9 @@ def list_stats(text: str) -> ListStats:
     term_segs = 0
     for seg in segs:
         st = _list_words(seg)
-        if 0 < len(st) <= 3 and not any(t in FUNCTION_WORDS for t in st) and not _NOTATION.search(seg):
+        if len(st) > LIST_TERM_WORDS:  # a clause, where a verb relates ("reduce bandwidth"), not a term ("row split")
+            fw += sum(1 for t in st if t in RELATING_VERBS)
+        elif st and not any(t in FUNCTION_WORDS for t in st) and not _NOTATION.search(seg):
             term_segs += 1
     content = [t for t in toks if t not in FUNCTION_WORDS and t not in COORDINATORS and t not in UNITS]
     counts = Counter(content)

@@ -237,6 +237,16 @@ def eval_saf(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | 
     _run(lambda g: saf(g, read_saf(data)), cache_dir, guards, as_json)
 
 
+@eval_app.command("saf-new")
+def eval_saf_new(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
+                 guards: bool = GUARDS_OPT) -> None:
+    """SAF v2 questions absent from v1 (a dev set): as digiklausur, on the 3-way label."""
+    from coach.evals.datasets import read_saf_new
+    from coach.evals.protocols import saf_new
+
+    _run(lambda g: saf_new(g, read_saf_new(data)), cache_dir, guards, as_json)
+
+
 @eval_app.command("digiklausur")
 def eval_digiklausur(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
                      references: Path | None = typer.Option(

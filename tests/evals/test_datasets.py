@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from coach.evals.datasets import DIGIKLAUSUR_REFERENCES, DatasetError, read_digiklausur
+from coach.evals.datasets import DIGIKLAUSUR_REFERENCES, DatasetError, read_digiklausur, read_saf_new
 from tests.factories import write_csv
 
 ANSWERS = ["student_id", "question_id", "question", "student_answer", "grade"]
@@ -32,3 +32,30 @@ def test_the_packaged_references_cover_the_17_questions() -> None:
         refs = {r["question_id"]: r["reference_answer"] for r in csv.DictReader(f)}
     assert sorted(refs, key=int) == [str(i) for i in range(1, 18)]
     assert all(len(text.split()) >= 30 for text in refs.values())
+
+
+SAF = ["split", "source_file", "question_id", "module", "question", "reference_answer", "answer_id",
+       "student_answer", "score", "max_score_observed_in_question", "verification_feedback", "response_feedback"]
+
+
+def _saf(question: str, source: str, answer: str, score: str, label: str) -> list[str]:
+    return ["training", source, "1", "", question, "A reference.", "a1", answer, score, "2.0", label, "ok"]
+
+
+def test_saf_new_keeps_only_the_questions_v1_lacks(tmp_path: Path) -> None:
+    old = "What does TCP add to IP?"
+    write_csv(tmp_path / "saf_v1_acl2022_tidy.csv", SAF, [_saf(old, "1.1.xml", "Reliability.", "1", "Correct")])
+    write_csv(tmp_path / "saf_v2_tidy.csv", SAF, [
+        _saf(old + " ", "1.1.xml", "Reliability.", "1", "Correct"),  # the same question, re-exported
+        _saf("Why can duplicate packets be a problem?", "5.11.xml", "They waste bandwidth.", "1.0",
+             "Partially correct"),
+    ])
+    (row,) = read_saf_new(tmp_path)
+    assert (row.qkey, row.raw, row.gold, row.dataset) == ("5.11.xml", 1.0, 0.5, "saf_new")
+
+
+def test_saf_new_names_an_unknown_label(tmp_path: Path) -> None:
+    write_csv(tmp_path / "saf_v1_acl2022_tidy.csv", SAF, [_saf("Q1?", "1.xml", "A.", "1", "Correct")])
+    write_csv(tmp_path / "saf_v2_tidy.csv", SAF, [_saf("Q2?", "2.xml", "A.", "1", "Mostly right")])
+    with pytest.raises(DatasetError, match=r"2\.xml: unknown label 'Mostly right'"):
+        read_saf_new(tmp_path)

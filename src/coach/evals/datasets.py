@@ -108,6 +108,29 @@ def read_saf(path: Path, version: str = "v1") -> list[Row]:
     return rows
 
 
+SAF_LABEL_GRADES = {"Incorrect": 0, "Partially correct": 1, "Correct": 2}
+
+
+def read_saf_new(path: Path) -> list[Row]:
+    """SAF v2 answers to the questions that v1 lacks (all splits): a dev set that no fitted figure has seen.
+
+    v1 is the published protocol and the grader's training data; the later semesters' questions are new to it.
+    `raw` is the 3-way label as a grade (incorrect 0, partially correct 1, correct 2)."""
+    v1_questions = {r.question.strip() for r in read_saf(path, "v1")}
+    rows = []
+    for r in read_saf(path, "v2"):
+        if r.question.strip() in v1_questions:
+            continue
+        if r.label not in SAF_LABEL_GRADES:
+            raise DatasetError(f"SAF v2 answer to {r.qkey}: unknown label {r.label!r}")
+        rows.append(Row(dataset="saf_new", split=r.split, group=r.qkey, qkey=r.qkey, question=r.question,
+                        reference=r.reference, answer=r.answer, gold=r.gold, label=r.label,
+                        raw=float(SAF_LABEL_GRADES[r.label])))
+    if not rows:
+        raise DatasetError(f"no SAF v2 question absent from v1 in {path}")
+    return rows
+
+
 DIGIKLAUSUR_REFERENCES = Path(__file__).resolve().parent.parent / "data" / "digiklausur_references.csv"
 
 

@@ -8,8 +8,9 @@
   the same question as graded examples (only UA questions have any).
 - SAF v1 (English): score Pearson/RMSE against the normalised score; the 3-way label by two thresholds fitted
   on the training split (macro-F1); without and with examples.
-- DigiKlausur (not a published benchmark; our own reference answers): zero-shot Pearson against the 0-2 grade;
-  RMSE by a linear map and the 3-way grade by two thresholds, each fitted leave-one-question-out (17 folds).
+- Dev sets, no published figures: DigiKlausur (our own reference answers) and the SAF v2 questions absent from
+  v1 ("saf-new"): zero-shot Pearson against the 0-2 grade; RMSE by a linear map and the 3-way grade by two
+  thresholds, each fitted leave-one-question-out.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ def saf(grader: EmbeddingGrader, rows: Sequence[Row], progress: Progress | None 
     return out
 
 
-# ---------------------------------------------------------------- DigiKlausur
+# ---------------------------------------------------------------- dev sets: DigiKlausur, SAF v2 new questions
 
 
 def logo_two_thresholds(scores: np.ndarray, labels: np.ndarray, groups: Sequence[str]) -> np.ndarray:
@@ -218,16 +219,29 @@ def logo_two_thresholds(scores: np.ndarray, labels: np.ndarray, groups: Sequence
 
 
 def digiklausur(grader: EmbeddingGrader, rows: Sequence[Row], progress: Progress | None = None) -> dict[str, Any]:
+    return {"dataset": "digiklausur_nn_exam",
+            "references": "ours, written blind to the answers (coach/data/digiklausur_references.csv)",
+            **per_question(grader, rows, progress)}
+
+
+def saf_new(grader: EmbeddingGrader, rows: Sequence[Row], progress: Progress | None = None) -> dict[str, Any]:
+    return {"dataset": "saf_v2_questions_absent_from_v1", "grade": "3-way label (0, 1, 2); score scaled to [0, 1]",
+            **per_question(grader, rows, progress)}
+
+
+def per_question(grader: EmbeddingGrader, rows: Sequence[Row], progress: Progress | None = None) -> dict[str, Any]:
+    """Zero-shot Pearson against the 0/1/2 grade (`raw`) and the scaled score (`gold`); RMSE of a linear map and
+    the 3-way grade by two thresholds, each fitted leave-one-question-out."""
     g = grade_rows(grader, rows, progress=progress)
-    raw = np.array([r.raw for r in rows])
+    raw, gold = np.array([r.raw for r in rows]), np.array([r.gold for r in rows])
     groups = [r.qkey for r in rows]
     linear = loao_linear_map(g.scores, raw, groups, top=2.0)
     labels = logo_two_thresholds(g.scores, raw.astype(int), groups)
     per_q = [pearson(g.scores[np.asarray(groups) == q], raw[np.asarray(groups) == q]) for q in folds_of(groups)]
     return {
-        "dataset": "digiklausur_nn_exam", "answers": len(rows), "questions": len(set(groups)),
-        "references": "ours, written blind to the answers (coach/data/digiklausur_references.csv)",
-        "zero_shot": {"pearson": _r(pearson(g.scores, raw)), "mean_pearson_within_question": _r(float(np.mean(per_q)))},
+        "answers": len(rows), "questions": len(set(groups)),
+        "zero_shot": {"pearson": _r(pearson(g.scores, raw)), "mean_pearson_within_question": _r(float(np.mean(per_q))),
+                      "pearson_score": _r(pearson(g.scores, gold))},
         "cv_leave_one_question_out": {
             "linear_map": {"rmse": _r(rmse(linear, raw)), "pearson": _r(pearson(linear, raw))},
             "train_mean_baseline_rmse": _r(rmse(_fold_mean(raw, groups), raw)),

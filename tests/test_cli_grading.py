@@ -31,7 +31,6 @@ def app(monkeypatch: pytest.MonkeyPatch, st_embedder) -> typer.Typer:  # type: i
     return app
 
 
-
 def _input(tmp_path: Path, ids: list[str], name: str = "in.csv") -> Path:
     rows = []
     for i in ids:
@@ -77,10 +76,10 @@ def test_examples_move_the_grade(app: typer.Typer, tmp_path: Path) -> None:
     runner = CliRunner()
     answer = "It lets you try out an early version of part of the software."
     inp = write_csv(tmp_path / "in.csv", ["id", "question", "reference_answer", "answer"],
-                 [["x", QUESTION, REFERENCE, answer]])
+                    [["x", QUESTION, REFERENCE, answer]])
     plain, anchored = tmp_path / "plain.csv", tmp_path / "anch.csv"
     ex = write_csv(tmp_path / "ex.csv", ["question", "answer", "score", "max_score"],
-                [[QUESTION, answer, "5", "5"], [QUESTION, ANSWERS["off"], "0", "5"]])
+                   [[QUESTION, answer, "5", "5"], [QUESTION, ANSWERS["off"], "0", "5"]])
     assert runner.invoke(app, ["grade", str(inp), "-o", str(plain), "--no-llm"]).exit_code == 0
     result = runner.invoke(app, ["grade", str(inp), "-o", str(anchored), "--no-llm", "--examples", str(ex)])
     assert result.exit_code == 0, result.output
@@ -109,7 +108,7 @@ def test_malformed_input_names_the_problem(app: typer.Typer, tmp_path: Path, hea
 @pytest.mark.parametrize(("score", "message"), [("high", "row 3: score 'high'"), ("7", "row 3: score 7 is outside")])
 def test_bad_example_scores_name_the_row(app: typer.Typer, tmp_path: Path, score: str, message: str) -> None:
     ex = write_csv(tmp_path / "ex.csv", ["question", "answer", "score"],
-                [[QUESTION, "fine", "1"], [QUESTION, "bad", score]])
+                   [[QUESTION, "fine", "1"], [QUESTION, "bad", score]])
     result = CliRunner().invoke(app, ["grade", str(_input(tmp_path, ["good"])), "-o", str(tmp_path / "o.csv"),
                                       "--examples", str(ex)])
     assert result.exit_code == 2

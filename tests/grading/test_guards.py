@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from coach.grading.auto_rubric import auto_target
 from coach.grading.embedding import EmbeddingGrader
 from coach.grading.guards import CAP_QUESTION_COPY, CAP_STUFFING, STUFF_FUNCTION_RATIO, GuardReport, assess
 from coach.grading.guards_lexical import is_junk_token, list_stats
@@ -257,6 +258,20 @@ def test_long_on_topic_answer_is_not_padding(grader) -> None:  # type: ignore[no
     report = _run(grader, answer, PP)
     assert Flag.PADDING not in report.flags
     assert report.clean_answer == answer
+
+
+
+def test_reasoning_taken_for_filler_never_lowers_the_grade(grader) -> None:  # type: ignore[no-untyped-def]
+    # A short reference leaves the guard few words to go by: it takes the reasoning for filler. Setting filler
+    # aside exists to keep a core from being diluted, so the whole answer is graded when that scores higher.
+    target = auto_target("What happens to the pipeline bubble when you use more micro-batches?",
+                         "The bubble shrinks: its share is (p-1)/(m+p-1), so more micro-batches m make it smaller.")
+    answer = ("It gets smaller. With p stages the first stage idles p-1 slots while the pipe fills and the last "
+              "idles while it drains. Those idle slots are fixed, and the useful work grows with m.")
+    assert _run(grader, answer, target).clean_answer == "It gets smaller."
+    score = grader.grade(answer, target)
+    assert score.value > grader.grade("It gets smaller.", target).value + 0.2
+    assert Flag.PADDING not in score.flags and not score.notes  # nor is the candidate told it missed the point
 
 
 # other languages ----------------------------------------------------------------------------------------------

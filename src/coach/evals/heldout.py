@@ -132,8 +132,11 @@ class GuardedGrader:
         from coach.grading.guards import assess
 
         report = assess(answer, target, self.embedder)
-        score = self.grader.grade(report.clean_answer or answer, target)
-        return apply_guards(score, report)
+        score = apply_guards(self.grader.grade(report.clean_answer or answer, target), report)
+        if report.clean_answer and report.clean_answer.strip() != answer.strip():  # as the embedding grader:
+            whole = apply_guards(self.grader.grade(answer, target), report.graded_whole(answer))
+            score = max(score, whole, key=lambda s: s.value)  # setting filler aside never costs
+        return score
 
 
 def applies_guards(grader: object) -> bool:

@@ -116,7 +116,7 @@ class EmbeddingGrader:
             return
         new = [t for t in dict.fromkeys(t for _, t in rows) if t not in self._contexts]
         self.encoder.encode([*texts, *(x for t in new for x in target_texts(t))])
-        if self.use_guards:  # answers the guards strip of filler are graded without it: encode those too
+        if self.use_guards:  # answers the guards strip of filler are graded without it too: encode those
             reports = [(a, self.guard_report(a, t)) for a, t in rows if a.strip()]
             cleans = [r.clean_answer.strip() for a, r in reports if r is not None and r.clean_answer.strip()
                       and r.clean_answer.strip() != a.strip()]
@@ -143,17 +143,27 @@ class EmbeddingGrader:
         return self.grade_detailed(answer, target)[0]
 
     def grade_detailed(self, answer: str, target: GradingTarget) -> tuple[Score, Trace]:
-        """The score and how it was reached (features, model output, contradiction factor, guard cap)."""
+        """The score and how it was reached (features, model output, contradiction factor, guard cap).
+
+        When the guards set filler sentences aside, the answer is graded both without them and whole, and the
+        higher grade stands: setting filler aside protects a correct core from being diluted, so it must never
+        cost the candidate (it did when a sentence carrying the reasoning was taken for filler)."""
         if not answer.strip():
             empty = Score(value=0.0, source="embedding", flags=(Flag.EMPTY,), notes=("No answer was given.",))
             return empty, Trace(features={}, model=0.0, factor=0.0, cap=0.0, credit=0.0, rubric=target.from_rubric)
         enc = self.encoder.encode_one(answer)
         ctx = self.context(target)
         report = self.guard_report(answer, target, enc)
-        if report is not None:
-            clean = (report.clean_answer or "").strip()
-            if clean and clean != answer.strip():
-                enc = self.encoder.encode_one(clean)
+        clean = (report.clean_answer or "").strip() if report is not None else ""
+        if report is None or not clean or clean == answer.strip():
+            return self._scored(enc, ctx, report)
+        core = self._scored(self.encoder.encode_one(clean), ctx, report)
+        whole = self._scored(enc, ctx, report.graded_whole(answer))
+        return core if core[0].value >= whole[0].value else whole
+
+    def _scored(self, enc: Encoded, ctx: TargetContext, report: Any) -> tuple[Score, Trace]:
+        """Grade the encoded text against the target; the guard report (or None) caps and flags it."""
+        target = ctx.target
         match = Match.of(enc, ctx)
         feats = self._features(enc, ctx, match)
         model = self.params.anchored if ctx.examples and self.params.anchored else self.params.base

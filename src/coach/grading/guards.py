@@ -20,7 +20,7 @@ pooled from its own forward pass, so the guards cost no extra pass of the model.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -116,6 +116,11 @@ class GuardReport:
     @property
     def clean(self) -> bool:
         return not self.flags
+
+    def graded_whole(self, answer: str) -> GuardReport:
+        """The same report for grading the whole answer, filler included: no padding flag or note."""
+        kept = [(f, n) for f, n in zip(self.flags, self.notes, strict=True) if f != Flag.PADDING]
+        return replace(self, clean_answer=answer, flags=tuple(f for f, _ in kept), notes=tuple(n for _, n in kept))
 
 
 class _Builder:

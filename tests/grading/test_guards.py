@@ -211,7 +211,7 @@ def test_short_answer_reusing_question_words_is_not_a_copy(grader) -> None:  # t
 # gibberish and off-topic --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("answer", ["asdf jkl; qwerty zxcv lkjh gfds", "hgfhgfhg jgjgjg fkfkfk dldldl",
-                                    "%%%% @@@ !!! ### $$$ ^^^", "mla mla mla mla mla mla mla"])
+                                    "%%%% @@@ !!! ### $$$ ^^^", "mla mla mla mla mla mla mla", "?!? :) :-("])
 def test_gibberish_scores_zero(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
     report = _run(grader, answer, KV)
     assert Flag.GIBBERISH in report.flags
@@ -395,6 +395,7 @@ def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  #
     "~42.9% (p=4, m=4 → 3/7). ↑m (m ≥ 4p ≈ negligible).",
     "7.4x rps / 12.6x tighter SLO (>90% attainment). 13B/A100: coloc 1.6 rps vs 2P1D 3.3 rps/GPU (2.1x).",
     "O(n^2)",  # code and formulas are symbol-heavy too
+    "O(n)", "O(1).", "a[i]", "i++", "&x", "n!",  # ... even a single short expression
     "for (i = 0; i < n; i++) sum += a[i];",
     "w(n+1) = w(n) + eta * e(n) * x(n)",
 ])

@@ -166,12 +166,22 @@ def _is_gibberish(answer: str, b: _Builder) -> bool:
     js = junk_stats(answer)
     b.signals.update(junk_ratio=js.junk_ratio, symbol_ratio=js.symbol_ratio)
     numeric = len(set(_NUMBER.findall(answer))) >= GIB_NUMBERS_EXEMPT  # "~42.9% (p=4, m=4 → 3/7)" is notation
-    notation = numeric or len(_OPERATION.findall(answer)) >= GIB_OPERATIONS_EXEMPT  # "O(n^2)", "a[i] += x"
+    notation = (numeric or len(_OPERATION.findall(answer)) >= GIB_OPERATIONS_EXEMPT  # "O(n^2)", "a[i] += x"
+                or _is_expression(answer))
     if js.tokens == 0 or js.junk_ratio >= GIB_JUNK_RATIO or (js.symbol_ratio >= GIB_SYMBOL_RATIO and not notation):
         return True
     return js.tokens >= GIB_MIN_TOKENS_FOR_REPEAT and round(js.distinct_ratio * js.tokens) <= GIB_MAX_DISTINCT
 
 
+def _is_expression(text: str) -> bool:
+    """Code or a formula alone ("O(n)", "a[i]", "i++", "&x", "n!"): half its characters may be symbols, yet it
+    reads. Noise ("!!! ???", "%%%% @@@") has no operand or runs of one symbol."""
+    return (bool(_EXPRESSION.fullmatch(text)) and any(ch.isalnum() for ch in text)
+            and not _SYMBOL_RUN.search(text))
+
+
+_EXPRESSION = re.compile(r"[\w\s()\[\]{}^*&+\-=<>!/.,:;|~%']+")
+_SYMBOL_RUN = re.compile(r"([^\w\s])\1\1")
 # Operators and comparisons that relate quantities: a calculation or a terse comparison, not a term list.
 _ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=≈~→<>≤≥]|\bvs\b|\d\s?x\b|\d/\d|\s/\s")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from coach.grading.guards_negation import contradiction_votes, relation_vote
+from coach.grading.guards_negation import contradiction_votes, relation_vote, topic_stems
 
 CONTRA = "contradicts"  # at least one contradicting clause pair
 CONTRA_ONLY = "contradicts, agrees nowhere"
@@ -109,6 +109,23 @@ def test_contradiction_votes(answer: str, phrasing: str, expected: str | tuple[i
         assert contra == 0 and agree >= 1
     else:
         assert contra == 0
+
+
+
+COPY_QUESTION = "Why should a class with dynamically allocated memory define a copy constructor?"
+COPY_REFERENCE = ("The default copy constructor copies the pointer only (a shallow copy), so two objects would share "
+                  "and both delete the same memory; a user-defined one makes a deep copy.")
+
+
+@pytest.mark.parametrize(("answer", "contradicts"), [
+    ("to do a deep copy instead of a shallow copy", False),  # denies "shallow"; the fragment "(a shallow copy)"
+    ("to make a shallow copy instead of a deep copy", True),  # ... is no claim, "makes a deep copy" is one
+])
+def test_a_negation_of_a_word_beside_the_questions_polar_word(answer: str, contradicts: bool) -> None:
+    # "copy" is polar (replicated/sharded) and the question's own: agreeing on it says nothing; "instead of" decides
+    topic = topic_stems(COPY_QUESTION)
+    contra = sum(contradiction_votes(answer, part, topic)[0] for part in COPY_REFERENCE.split("; "))
+    assert (contra > 0) is contradicts
 
 
 def test_relation_vote_reads_order_and_after() -> None:

@@ -291,6 +291,8 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         return 0
     if properties and not orders and not neg_a + neg_b and len(shared) / len(a.stems | b.stems) < PROPERTY_JACCARD:
         return 0  # "the KV cache grows with the sequence" vs "GQA shrinks the cache": two claims about the cache
+    if _negation_alone(families, topic, a, b, neg_a, neg_b) and min(len(a.stems), len(b.stems)) < NEG_ONLY_MIN_STEMS:
+        return 0  # "a deep copy instead of a shallow copy" does not deny the fragment "(a shallow copy)"
     negating = a if neg_a else b
     wide = bool(negating.stems - (b if negating is a else a).stems)
     if not (properties or orders) and (
@@ -315,6 +317,19 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         # small rate) does not deny "a larger rate speeds up learning"
         return 0
     return 1 if va == vb else -1
+
+
+def _negation_alone(families: set[str], topic: frozenset[str], a: Clause, b: Clause, neg_a: int, neg_b: int) -> bool:
+    """Whether only a bare negation sets the clauses apart: the polar words they share are the question's own
+    and agree (asked about a copy constructor, "a deep copy instead of a shallow copy" denies "shallow", not
+    "copy"). Such a negation needs a claim to deny, not a fragment."""
+    if not families <= topic or (neg_a + a.negated_context) % 2 == (neg_b + b.negated_context) % 2:
+        return False
+    va = vb = 1
+    for fam in families:
+        va *= a.family_value(fam)
+        vb *= b.family_value(fam)
+    return va == vb
 
 
 def _negated_alone(a: Clause, b: Clause) -> bool:

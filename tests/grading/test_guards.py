@@ -380,6 +380,20 @@ def test_verbs_relate_terms_so_terse_prose_is_no_term_list(grader) -> None:  # t
     assert Flag.STUFFING in _run(grader, bare, dup).flags
 
 
+@pytest.mark.parametrize(("question", "asks_for_a_list"), [
+    ("What operations does a stack support?", True),  # a plural, then a verb: found with a CS-course probe
+    ("Which operations do you need for a stack?", True),
+    ("Which parallelism needs push and pop operations?", False),  # "needs" is the verb
+    ("Which axis does a stack grow along?", False),  # "axis" is no plural
+    ("What adding operations does to a stack?", False),
+])
+def test_a_plural_asked_for_makes_a_list_question(  # type: ignore[no-untyped-def]
+        grader, question: str, asks_for_a_list: bool) -> None:
+    target = _target("stack", question, "Push adds an element on top, pop removes the top element, top reads it "
+                     "without removing it, and isEmpty tells whether the stack is empty.")
+    report = _run(grader, "push, pop, top, isEmpty, size, clear", target)
+    assert (Flag.STUFFING not in report.flags) is asks_for_a_list
+
 
 def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  # type: ignore[no-untyped-def]
     """Pooled sentence vectors carry the core's context; the guards judge filler word by word instead."""

@@ -216,7 +216,12 @@ _ASKS_FOR_LIST = re.compile(
     r"(?:\d+|two|three|four|five|six|several)\b|\bwrite[\s-]+down\b"
     r"|\bpseudo[\s-]?code\b|\b(?:what|which)\s+are\s+(?:the\s+)?(?:\d+|two|three|four|five|six)\b"
     r"|\b(?:what|which)\s+are\s+(?:the\s+)?(?:\w+\s+){0,2}(?:advantages|disadvantages|benefits|drawbacks|"
-    r"types|kinds|steps|stages|phases|components|properties|characteristics|operations|examples)\b",
+    r"types|kinds|steps|stages|phases|components|properties|characteristics|operations|examples)\b"
+    # "What operations does a stack support?", "Which tensors does TP shard?": a plural asked for. The verb after
+    # it says it is a noun ("which parallelism needs" is not); no "-ing" word before it ("what adding replicas
+    # does"), and not "axis", "bus", "class".
+    r"|\b(?:what|which)\s+(?:[a-z-]+(?<!ing)\s+)?[a-z-]{2,}[^siu\W]s\s+(?:does|do|did|can|could|should|must|will|"
+    r"would|are|were|have)\b",
     re.IGNORECASE,
 )
 

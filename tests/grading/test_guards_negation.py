@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from coach.grading.guards_negation import contradiction_votes, relation_vote, topic_stems
+from coach.grading.guards_negation import contradiction_votes, topic_stems
+from coach.grading.guards_relation import relation_vote
 
 CONTRA = "contradicts"  # at least one contradicting clause pair
 CONTRA_ONLY = "contradicts, agrees nowhere"
@@ -93,6 +94,14 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
      "a larger rate speeds up learning", NO_CONTRA),
     ("a relation denied by a relation", "a larger learning rate slows down learning",
      "a larger learning rate speeds up learning", CONTRA),
+    ("'A before B' says 'B after A'", "the reduce-scatter runs before the all-gather",
+     "the all-gather follows the reduce-scatter", AGREE),
+    ("'A before B' denies 'A after B'", "the all-gather runs before the reduce-scatter",
+     "the all-gather follows the reduce-scatter", CONTRA_ONLY),
+    ("a converse with its arguments swapped (found with a CS-course probe)",
+     "postorder visits children before the parent", "postorder visits it after its children", AGREE),
+    ("the same order word with the arguments swapped", "children are visited after the parent in postorder",
+     "postorder visits the node after its children", CONTRA_ONLY),
 ]
 
 

@@ -35,7 +35,8 @@ from coach.grading.guards_lexical import (
     stem,
     tokens,
 )
-from coach.grading.guards_negation import Clause, contradiction_votes, relation_vote, topic_stems
+from coach.grading.guards_negation import Clause, contradiction_votes, topic_stems
+from coach.grading.guards_relation import relation_vote
 from coach.grading.score import Flag
 from coach.grading.target import CriterionSpec, GradingTarget
 from coach.grading.text import sentences

@@ -21,6 +21,7 @@ from coach.grading.guards_negation_words import (
     ANSWER_PARTICLE,
     CLAUSE_WORDS,
     CONDITIONS,
+    CONVERSE_FAMILIES,
     ENTITY_FAMILIES,
     FAMILY_RES,
     FILLER,
@@ -34,7 +35,9 @@ from coach.grading.guards_negation_words import (
     PHRASES,
     PRODUCT_FAMILIES,
     TOKEN,
+    normalise,
 )
+from coach.grading.guards_relation import Sides, orientation, sides
 
 NEG_SCOPE = 5  # tokens after a negation cue in which an antonym word absorbs the negation
 NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
@@ -66,13 +69,6 @@ def is_negation(tok: str) -> bool:
     return tok in NEG_CUES or tok.endswith("n't") or tok.endswith("n’t")
 
 
-def normalise(text: str) -> str:
-    out = text.lower().replace("’", "'")
-    for pat, rep in PHRASES:
-        out = re.sub(pat, rep, out)
-    return out
-
-
 @lru_cache(maxsize=4096)  # asked once per clause of the same answer or phrasing
 def phrase_matches(text: str) -> tuple[tuple[int, int, str], ...]:
     """Where `normalise` rewrites a phrase of `text`: (start, end, the words it becomes). The last rewrite (a
@@ -90,6 +86,7 @@ class Clause:
     text: str = ""
     args: dict[str, set[str]] = field(default_factory=dict)  # change family -> stems next to its words
     compared: set[str] = field(default_factory=set)  # families used as "less than": a relation, not a change
+    sides: dict[str, Sides] = field(default_factory=dict)  # converse family named once -> what stands either side
 
     def same_subject(self, other: Clause, family: str) -> bool:
         """Whether the two clauses' change words (increase/decrease) bear on a common word: "increase the
@@ -235,7 +232,16 @@ def _clause(words: list[str]) -> Clause:
                     c.compared.add(name)
         elif not is_negation(tok) and tok not in NEGATIVE_EVALUATIVES and _content(tok):
             c.stems.add(stem(tok))
+    for name in CONVERSE_FAMILIES & c.signs.keys():
+        if len(c.signs[name]) == 1:
+            c.sides[name] = sides(_argument_stems(words), c.signs[name][0][0])
     return c
+
+
+def _argument_stems(words: list[str]) -> list[str | None]:
+    """Each token's stem if it can be what a relation relates (a content word, not a polar one), else None."""
+    return [JOIN if w == JOIN else stem(w) if _content(w) and family_of(w) is None and not is_negation(w) else None
+            for w in words]
 
 
 def _neighbours(words: list[str], pos: int) -> set[str]:
@@ -309,9 +315,8 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         # "no gap between 4 and the positive" vs "not separated by a gap from 4": the other side is negated
         # too, only on another word; the polarities cannot be compared
         return 0
-    for fam in families:
-        va *= a.family_value(fam)
-        vb *= b.family_value(fam)
+    fa, fb = _family_values(families, a, b)
+    va, vb = va * fa, vb * fb
     if va != vb and families & PRODUCT_FAMILIES and (a.signs.keys() | b.signs.keys()) & PRODUCT_FAMILIES - families:
         # a relation with a term the other side lacks or says of something else: "learning is slow" (said of a
         # small rate) does not deny "a larger rate speeds up learning"
@@ -325,11 +330,20 @@ def _negation_alone(families: set[str], topic: frozenset[str], a: Clause, b: Cla
     "copy"). Such a negation needs a claim to deny, not a fragment."""
     if not families <= topic or (neg_a + a.negated_context) % 2 == (neg_b + b.negated_context) % 2:
         return False
+    va, vb = _family_values(families, a, b)
+    return va == vb
+
+
+def _family_values(families: set[str], a: Clause, b: Clause) -> tuple[int, int]:
+    """The product of each clause's signs over the families; a converse word ("after" for "before") counts with
+    the orientation of its arguments: "A before B" and "B after A" agree."""
     va = vb = 1
     for fam in families:
         va *= a.family_value(fam)
         vb *= b.family_value(fam)
-    return va == vb
+        if fam in a.sides and fam in b.sides:
+            vb *= orientation(a.sides[fam], b.sides[fam])
+    return va, vb
 
 
 def _negated_alone(a: Clause, b: Clause) -> bool:
@@ -374,28 +388,3 @@ def topic_stems(question: str) -> frozenset[str]:
     for c in clauses(question):
         out |= c.stems
     return frozenset(out)
-
-
-_REVERSERS = re.compile(r"\b(after|following|once|preceded|follows)\b")
-
-
-def relation_vote(answer: str, relation: tuple[str, str]) -> int:
-    """+1 if the answer names the pair in the criterion's order, -1 if reversed, 0 if it doesn't name both."""
-    first, second = (r.lower() for r in relation)
-    text = normalise(answer)
-    vote = 0
-    for sent in re.split(r"(?<=[.!?;])\s+|\n+", text):
-        i, j = _find(sent, first), _find(sent, second)
-        if i < 0 or j < 0:
-            continue
-        between = sent[min(i, j) : max(i, j)]
-        forward = i < j
-        if _REVERSERS.search(between):
-            forward = not forward
-        vote += 1 if forward else -1
-    return (vote > 0) - (vote < 0)
-
-
-def _find(text: str, term: str) -> int:
-    m = re.search(r"\b" + re.escape(term[: max(3, len(term) - 1)]), text)
-    return m.start() if m else -1

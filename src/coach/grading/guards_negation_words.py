@@ -58,6 +58,8 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "same": (r"same|identical|equal\w*|uniform\w*", r"different|differs?|differing|vary|varies|unequal\w*"),
 }
 ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})
+# Families whose two words are converses: "A before B" says what "B after A" says.
+CONVERSE_FAMILIES = frozenset({"before"})
 # Families whose words combine by sign: "fewer micro-batches grow the bubble" relates two quantities.
 PRODUCT_FAMILIES = frozenset({"up", "faster"})
 # Families that name what a clause is about rather than what it says about it.
@@ -196,3 +198,11 @@ FILLER = frozenset(
     }
 )
 TOKEN = re.compile(r"\d+(?:[.,]\d+)+|[a-z0-9][a-z0-9'’\-]*|[,;:.!?()]")
+
+
+def normalise(text: str) -> str:
+    """Lower-case the text and apply the phrase rewrites."""
+    out = text.lower().replace("’", "'")
+    for pat, rep in PHRASES:
+        out = re.sub(pat, rep, out)
+    return out

@@ -102,6 +102,8 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
      "postorder visits children before the parent", "postorder visits it after its children", AGREE),
     ("the same order word with the arguments swapped", "children are visited after the parent in postorder",
      "postorder visits the node after its children", CONTRA_ONLY),
+    ("swapped arguments about another subject", "postorder visits children before the parent",
+     "preorder visits a node before its children", (0, 0)),
 ]
 
 

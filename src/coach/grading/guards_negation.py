@@ -87,6 +87,7 @@ class Clause:
     args: dict[str, set[str]] = field(default_factory=dict)  # change family -> stems next to its words
     compared: set[str] = field(default_factory=set)  # families used as "less than": a relation, not a change
     sides: dict[str, Sides] = field(default_factory=dict)  # converse family named once -> what stands either side
+    subject: str | None = None  # the first word that can be an argument
 
     def same_subject(self, other: Clause, family: str) -> bool:
         """Whether the two clauses' change words (increase/decrease) bear on a common word: "increase the
@@ -232,9 +233,11 @@ def _clause(words: list[str]) -> Clause:
                     c.compared.add(name)
         elif not is_negation(tok) and tok not in NEGATIVE_EVALUATIVES and _content(tok):
             c.stems.add(stem(tok))
+    arguments = _argument_stems(words)
+    c.subject = next((a for a in arguments if a is not None and a != JOIN), None)
     for name in CONVERSE_FAMILIES & c.signs.keys():
         if len(c.signs[name]) == 1:
-            c.sides[name] = sides(_argument_stems(words), c.signs[name][0][0])
+            c.sides[name] = sides(arguments, c.signs[name][0][0])
     return c
 
 
@@ -315,6 +318,9 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         # "no gap between 4 and the positive" vs "not separated by a gap from 4": the other side is negated
         # too, only on another word; the polarities cannot be compared
         return 0
+    swapped = any(f in a.sides and f in b.sides and orientation(a.sides[f], b.sides[f]) < 0 for f in families)
+    if swapped and a.subject not in b.stems and b.subject not in a.stems:
+        return 0  # "postorder visits children before the parent" vs "preorder visits a node before its children"
     fa, fb = _family_values(families, a, b)
     va, vb = va * fa, vb * fb
     if va != vb and families & PRODUCT_FAMILIES and (a.signs.keys() | b.signs.keys()) & PRODUCT_FAMILIES - families:

@@ -395,6 +395,18 @@ def test_a_plural_asked_for_makes_a_list_question(  # type: ignore[no-untyped-de
     assert (Flag.STUFFING not in report.flags) is asks_for_a_list
 
 
+def test_a_labelled_contrast_is_no_term_list(grader) -> None:  # type: ignore[no-untyped-def]
+    # found with a CS-course probe: the colon ties each group of terms to a thing the question names
+    target = _target("stack-heap", "What is the difference between the stack and the heap in memory?",
+                     "The stack holds local variables and call frames and is managed automatically; the heap holds "
+                     "dynamically allocated memory that the programmer must free.")
+    contrast = _run(grader, "stack: automatic, local variables, call frames; heap: dynamic, new/delete, manual", target)
+    assert Flag.STUFFING not in contrast.flags
+    for bare in ("automatic, local variables, call frames, dynamic, new/delete, manual, stack, heap",
+                 "memory: automatic, local variables, call frames; allocation: dynamic, new/delete, manual"):
+        assert Flag.STUFFING in _run(grader, bare, target).flags  # no labels, or labels the question never named
+
+
 def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  # type: ignore[no-untyped-def]
     """Pooled sentence vectors carry the core's context; the guards judge filler word by word instead."""
     answer = "Pipelining helps throughput, not the latency of one request. I also like hiking and baking bread."

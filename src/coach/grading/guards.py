@@ -228,7 +228,7 @@ _ASKS_FOR_LIST = re.compile(
 
 
 def _check_stuffing(target: GradingTarget, b: _Builder) -> None:
-    if _ASKS_FOR_LIST.search(target.question):
+    if _ASKS_FOR_LIST.search(target.question) or _is_labelled_contrast(b.clean_answer, target.question):
         return
     text = b.clean_answer
     st = list_stats(text)
@@ -242,6 +242,18 @@ def _check_stuffing(target: GradingTarget, b: _Builder) -> None:
     if lists and len(lists) < len(spans):
         b.clean_answer = " ".join(s for s in spans if s not in lists)
         b.flag(Flag.STUFFING, 1.0, "A bare list of terms in your answer was not graded; the rest was.")
+
+
+# "stack: automatic, local variables; heap: dynamic, new/delete": each term tied to a thing the question names
+_LABEL = re.compile(r"(?:^|[;.\n]\s*)([A-Za-z][\w\- ]{0,30}?)\s*:\s")
+
+
+def _is_labelled_contrast(text: str, question: str) -> bool:
+    """Whether the answer sets out two or more things the question names, each with its terms after a colon: the
+    colon relates them, so it is a terse contrast, not a list of terms."""
+    asked = content_stems(question)
+    labels = {stems for m in _LABEL.finditer(text) if (stems := content_stems(m.group(1))) and stems <= asked}
+    return len(labels) >= 2
 
 
 def _check_question_copy(target: GradingTarget, q_sim: float, b: _Builder) -> None:

@@ -104,6 +104,8 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
      "postorder visits the node after its children", CONTRA_ONLY),
     ("swapped arguments about another subject", "postorder visits children before the parent",
      "preorder visits a node before its children", (0, 0)),
+    ("'later' describes, it relates nothing", "in an array you have to move every element after the spot",
+     "an array must shift all later elements", NO_CONTRA),
 ]
 
 

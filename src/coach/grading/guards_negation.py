@@ -34,6 +34,7 @@ from coach.grading.guards_negation_words import (
     PAIR_OPENERS,
     PHRASES,
     PRODUCT_FAMILIES,
+    RELATION_WORDS,
     TOKEN,
     normalise,
 )
@@ -236,7 +237,7 @@ def _clause(words: list[str]) -> Clause:
     arguments = _argument_stems(words)
     c.subject = next((a for a in arguments if a is not None and a != JOIN), None)
     for name in CONVERSE_FAMILIES & c.signs.keys():
-        if len(c.signs[name]) == 1:
+        if len(c.signs[name]) == 1 and words[c.signs[name][0][0]] in RELATION_WORDS:
             c.sides[name] = sides(arguments, c.signs[name][0][0])
     return c
 

@@ -60,6 +60,9 @@ FAMILIES: dict[str, tuple[str, str]] = {
 ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})
 # Families whose two words are converses: "A before B" says what "B after A" says.
 CONVERSE_FAMILIES = frozenset({"before"})
+# ... when the word relates two things (not "later elements", "the following step")
+RELATION_WORDS = frozenset({"before", "after", "precede", "precedes", "preceded", "follow", "follows",
+                            "followed"})
 # Families whose words combine by sign: "fewer micro-batches grow the bubble" relates two quantities.
 PRODUCT_FAMILIES = frozenset({"up", "faster"})
 # Families that name what a clause is about rather than what it says about it.

@@ -407,6 +407,26 @@ def test_a_labelled_contrast_is_no_term_list(grader) -> None:  # type: ignore[no
         assert Flag.STUFFING in _run(grader, bare, target).flags  # no labels, or labels the question never named
 
 
+@pytest.mark.parametrize(("question", "notes"), [
+    ("In a few sentences: how do tensor and pipeline parallelism split a model, what does each communicate, and "
+     "which one lowers the latency of a single request?",
+     "TP splits matrices, all-reduces per layer, cuts latency; PP splits layers, passes activations, doesn't."),
+    ("A MoE layer is spread over eight GPUs. Contrast tensor parallelism and expert parallelism for it: what does "
+     "each GPU hold, and what crosses the interconnect?",
+     "TP: slice of every expert, all-reduce, tiny GEMMs; EP: whole experts, all-to-all dispatch/combine, imbalance."),
+    ("Round-robin gives every replica the same number of requests, yet some run out of KV cache. Why, and what "
+     "would you route on instead?", "Equal counts ≠ equal tokens; route on outstanding KV/prefill tokens."),
+])
+def test_telegraphic_notes_relate_their_terms(grader, question: str, notes: str) -> None:  # type: ignore[no-untyped-def]
+    # correct notes-style answers written for a probe of the bank's items: verbs with objects, a labelled contrast
+    # (TP/EP name what the question spells out), a relation symbol
+    target = _target("notes", question, "Tensor parallelism splits each layer's matrices and all-reduces; "
+                     "pipeline parallelism splits the layers and passes activations.")
+    assert Flag.STUFFING not in _run(grader, notes, target).flags
+    terms = "matrices, all-reduce, latency, layers, activations, tokens, replicas"
+    assert Flag.STUFFING in _run(grader, terms, target).flags
+
+
 def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  # type: ignore[no-untyped-def]
     """Pooled sentence vectors carry the core's context; the guards judge filler word by word instead."""
     answer = "Pipelining helps throughput, not the latency of one request. I also like hiking and baking bread."

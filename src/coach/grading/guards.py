@@ -252,8 +252,17 @@ def _is_labelled_contrast(text: str, question: str) -> bool:
     """Whether the answer sets out two or more things the question names, each with its terms after a colon: the
     colon relates them, so it is a terse contrast, not a list of terms."""
     asked = content_stems(question)
-    labels = {stems for m in _LABEL.finditer(text) if (stems := content_stems(m.group(1))) and stems <= asked}
-    return len(labels) >= 2
+    words = re.findall(r"[a-z]+", question.lower())
+    initials = {"".join(w[0] for w in words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)}
+    named: set[frozenset[str]] = set()  # the things named, not the labels: "hop 1:", "hop 2:" name one
+    for m in _LABEL.finditer(text):
+        label = m.group(1).strip().lower()
+        stems = content_stems(label)
+        if stems and stems <= asked:
+            named.add(stems)
+        elif label in initials:
+            named.add(frozenset({label}))
+    return len(named) >= 2  # "TP: ..., EP: ..." names "tensor parallelism" and "expert parallelism"
 
 
 def _check_question_copy(target: GradingTarget, q_sim: float, b: _Builder) -> None:

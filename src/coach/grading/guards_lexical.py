@@ -50,9 +50,10 @@ RELATING_VERBS = _verb_forms(
     "reduce increase decrease lower raise waste consume cause lead allow prevent require use send receive store "
     "contain depend provide create avoid ensure enable improve limit determine produce transmit forward move "
     "compute hold carry share reach block drop lose delay detect assign return mean cost save fill exceed add "
-    "remove replace copy map hide overlap slow speed",
+    "remove replace copy map hide overlap slow speed govern dominate grow shrink fit scale halve double stall pass "
+    "route serve need",
     "sent held led lost ran wrote written read reads meant split splits hid hidden dropped dropping mapped "
-    "mapping",
+    "mapping set sets setting cut cuts cutting run runs running",
 )
 # Extra words counted as English when guessing the language (common verbs of technical prose).
 ENGLISH_EXTRA = frozenset({"and", "or", "is", "are", "the", "of", "to", "it", "that", "this", "which", "each",
@@ -148,6 +149,7 @@ def _list_words(text: str) -> list[str]:
 
 
 LIST_TERM_WORDS = 3  # a list item of up to this many words is a term
+_RELATION_SYMBOLS = re.compile(r"[=≠≈<>≤≥→←⇒]")
 
 
 def list_stats(text: str) -> ListStats:
@@ -159,8 +161,14 @@ def list_stats(text: str) -> ListStats:
         st = _list_words(seg)
         if len(st) > LIST_TERM_WORDS:  # a clause, where a verb relates ("reduce bandwidth"), not a term ("row split")
             fw += sum(1 for t in st if t in RELATING_VERBS)
-        elif st and not any(t in FUNCTION_WORDS for t in st) and not _NOTATION.search(seg):
+            continue
+        # a short item relates too when a verb has an object after it ("TP splits matrices", "cuts latency"); last,
+        # the word is more likely a noun ("row split", "memory cost")
+        verbs = sum(1 for t in st[:-1] if t in RELATING_VERBS)
+        fw += verbs
+        if st and not verbs and not any(t in FUNCTION_WORDS for t in st) and not _NOTATION.search(seg):
             term_segs += 1
+    fw += len(_RELATION_SYMBOLS.findall(text))  # "equal counts ≠ equal tokens"
     content = [t for t in toks if t not in FUNCTION_WORDS and t not in COORDINATORS and t not in UNITS]
     counts = Counter(content)
     top = max(counts.values()) if counts else 0

@@ -104,6 +104,13 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
      "postorder visits the node after its children", CONTRA_ONLY),
     ("swapped arguments about another subject", "postorder visits children before the parent",
      "preorder visits a node before its children", (0, 0)),
+    ("both phases named in no order (found with a probe of the bank's items)",
+     "a long prompt prefilled in the same step stalls every running decode",
+     "when a server batches a new long prompt together with running decodes, that step takes as long as the prefill",
+     NO_CONTRA),
+    ("both phases named in an order", "decode runs first, then prefill", "prefill runs first, then decode", CONTRA),
+    ("'unlike X' denies X", "DP-attention ranks share the MoE layers, unlike independent replicas",
+     "DP-attention ranks are not independent replicas, they share the MoE layers", NO_CONTRA),
     ("'later' describes, it relates nothing", "in an array you have to move every element after the spot",
      "an array must shift all later elements", NO_CONTRA),
 ]

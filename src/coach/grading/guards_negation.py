@@ -30,6 +30,7 @@ from coach.grading.guards_negation_words import (
     LIGHT_VERBS,
     NEG_CUES,
     NEGATIVE_EVALUATIVES,
+    ORDER_CUES,
     ORDERED_FAMILIES,
     PAIR_OPENERS,
     PHRASES,
@@ -89,6 +90,7 @@ class Clause:
     compared: set[str] = field(default_factory=set)  # families used as "less than": a relation, not a change
     sides: dict[str, Sides] = field(default_factory=dict)  # converse family named once -> what stands either side
     subject: str | None = None  # the first word that can be an argument
+    ordered: bool = False  # has a word that orders things ("then", "first", "before", "followed")
 
     def same_subject(self, other: Clause, family: str) -> bool:
         """Whether the two clauses' change words (increase/decrease) bear on a common word: "increase the
@@ -138,7 +140,7 @@ def _clauses(text: str) -> tuple[Clause, ...]:
             if tok == "and" and pair_open:
                 boundary = pair_open = False  # "between terminal 4 and the positive terminal" is one phrase
             if boundary:
-                groups.append([])
+                groups.append(["not"] if tok == "unlike" else [])  # "..., unlike independent replicas" denies them
                 pair_open = False
             else:
                 groups[-1].append(tok)
@@ -234,6 +236,7 @@ def _clause(words: list[str]) -> Clause:
                     c.compared.add(name)
         elif not is_negation(tok) and tok not in NEGATIVE_EVALUATIVES and _content(tok):
             c.stems.add(stem(tok))
+    c.ordered = any(w in ORDER_CUES for w in words)
     arguments = _argument_stems(words)
     c.subject = next((a for a in arguments if a is not None and a != JOIN), None)
     for name in CONVERSE_FAMILIES & c.signs.keys():
@@ -269,6 +272,8 @@ def _comparable(family: str, a: Clause, b: Clause) -> bool:
     if na > MAX_FAMILY_WORDS or nb > MAX_FAMILY_WORDS:
         return False
     if family in ORDERED_FAMILIES:
+        if a.mixed(family) and b.mixed(family):  # their order is a claim only where a word orders them:
+            return a.ordered and b.ordered  # "a long prompt prefilled in a step stalls every running decode" does not
         return a.mixed(family) == b.mixed(family)
     if family in PRODUCT_FAMILIES:  # a relation ("more X, less Y") compares only with a relation
         # "cwnd less than ss_thresh" (a comparison) and "cwnd grows" (a change) are two claims

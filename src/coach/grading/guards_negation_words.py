@@ -58,6 +58,9 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "same": (r"same|identical|equal\w*|uniform\w*", r"different|differs?|differing|vary|varies|unequal\w*"),
 }
 ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})
+# Words that order what a clause names: only with one does the order of an ordered family's members count.
+ORDER_CUES = frozenset({"then", "first", "second", "before", "after", "followed", "follows", "follow",
+                        "precedes", "preceded", "precede", "next", "finally", "sequentially"})
 # Families whose two words are converses: "A before B" says what "B after A" says.
 CONVERSE_FAMILIES = frozenset({"before"})
 # ... when the word relates two things (not "later elements", "the following step")

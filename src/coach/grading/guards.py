@@ -183,6 +183,7 @@ def _is_expression(text: str) -> bool:
 
 _EXPRESSION = re.compile(r"[\w\s()\[\]{}^*&+\-=<>!/.,:;|~%']+")
 _SYMBOL_RUN = re.compile(r"([^\w\s])\1\1")
+
 # Operators and comparisons that relate quantities: a calculation or a terse comparison, not a term list.
 _ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=≈~→<>≤≥]|\bvs\b|\d\s?x\b|\d/\d|\s/\s")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")

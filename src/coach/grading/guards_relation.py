@@ -13,8 +13,6 @@ from dataclasses import dataclass
 
 from coach.grading.guards_negation_words import JOIN, normalise
 
-_REVERSERS = re.compile(r"\b(after|following|once|preceded|follows)\b")
-
 
 @dataclass(frozen=True)
 class Sides:

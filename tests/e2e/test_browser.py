@@ -82,12 +82,14 @@ def _answer_until_results(page: Any) -> None:
             page.locator(nxt).first.click()
             page.wait_for_timeout(500)
             continue
-        area = page.locator("textarea")
-        if area.count():
+        # the submit button can show before the question's widget has rendered: wait for one of them
+        radio = "[data-testid='stMain'] [data-testid='stRadioOption']"
+        if _wait_for_any(page, ["textarea", radio]) == "textarea":
+            area = page.locator("textarea")
             area.first.fill(ANSWER)
             area.first.press("Control+Enter")  # commit the text area before clicking
         else:
-            page.locator("[data-testid='stMain'] [data-testid='stRadioOption']").first.click()
+            page.locator(radio).first.click()
         page.wait_for_timeout(400)
         page.locator(submit).click()
         page.wait_for_timeout(600)

@@ -82,9 +82,13 @@ def _answer_until_results(page: Any) -> None:
             page.locator(nxt).first.click()
             page.wait_for_timeout(500)
             continue
-        # the submit button can show before the question's widget has rendered: wait for one of them
+        # "Submit answer" may be the last question's, still on screen while the app moves on (seen under load):
+        # answer only once the question's widget is there, else go round again
         radio = "[data-testid='stMain'] [data-testid='stRadioOption']"
-        if _wait_for_any(page, ["textarea", radio]) == "textarea":
+        widget = _wait_for_any(page, ["textarea", radio, result, nxt])
+        if widget in (result, nxt):
+            continue
+        if widget == "textarea":
             area = page.locator("textarea")
             area.first.fill(ANSWER)
             area.first.press("Control+Enter")  # commit the text area before clicking

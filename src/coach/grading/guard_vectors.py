@@ -19,7 +19,7 @@ import numpy as np
 
 from coach.grading.encoding import Encoded, Encoder, pieces_in, pooled
 from coach.grading.guards_lexical import stem
-from coach.grading.guards_negation import phrase_matches
+from coach.grading.guards_negation_words import phrase_matches
 from coach.grading.text import sentences
 from coach.providers.base import Embedder, Matrix
 

@@ -23,25 +23,25 @@ from coach.grading.guards_negation_words import (
     CONDITIONS,
     CONVERSE_FAMILIES,
     ENTITY_FAMILIES,
-    FAMILY_RES,
     FILLER,
     HALT_CUES,
     JOIN,
     LIGHT_VERBS,
-    NEG_CUES,
     NEGATIVE_EVALUATIVES,
     ORDER_CUES,
     ORDERED_FAMILIES,
     PAIR_OPENERS,
-    PHRASES,
     PRODUCT_FAMILIES,
     RELATION_WORDS,
     TOKEN,
+    family_of,
+    is_negation,
     normalise,
 )
 from coach.grading.guards_relation import Sides, orientation, sides
 
 NEG_SCOPE = 5  # tokens after a negation cue in which an antonym word absorbs the negation
+UNIVERSALS, ALL = frozenset({"every", "all"}), "<all>"  # a quantifier a negation can bear on, and its stem
 NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
 NEG_MIN_OVERLAP = 0.3  # ... and that share of the smaller clause's stems
 PROPERTY_JACCARD = 0.35  # an opposite property word (grows/shrinks) only contradicts a clause about as much
@@ -55,28 +55,6 @@ LEAD_WITHOUT_MAX = 5  # "Without a KV cache, ..." (at most this many tokens) neg
 ARG_WINDOW = 3  # tokens either side of a change word ("increases") searched for what changes
 
 
-
-
-@lru_cache(maxsize=1 << 16)  # pure; tried against every family's patterns
-def family_of(tok: str) -> tuple[str, int] | None:
-    for name, (plus, minus) in FAMILY_RES.items():
-        if plus.fullmatch(tok):
-            return name, 1
-        if minus.fullmatch(tok):
-            return name, -1
-    return None
-
-
-def is_negation(tok: str) -> bool:
-    return tok in NEG_CUES or tok.endswith("n't") or tok.endswith("n’t")
-
-
-@lru_cache(maxsize=4096)  # asked once per clause of the same answer or phrasing
-def phrase_matches(text: str) -> tuple[tuple[int, int, str], ...]:
-    """Where `normalise` rewrites a phrase of `text`: (start, end, the words it becomes). The last rewrite (a
-    dash to a comma) carries no words and is left out."""
-    low = text.lower().replace("’", "'")
-    return tuple((m.start(), m.end(), rep.strip()) for pat, rep in PHRASES[:-1] for m in re.finditer(pat, low))
 
 
 @dataclass
@@ -221,6 +199,8 @@ def _clause(words: list[str]) -> Clause:
                 head.add(stem(words[k]))
                 if words[k] not in LIGHT_VERBS and not words[k][:1].isdigit():
                     break
+        if head and any(_universal(words, k) for k in range(pos + 2, min(len(words), pos + 1 + NEG_SCOPE))):
+            head = {ALL}  # "isn't sent to every expert" denies "every", not the sending
         if any(not h[:1].isdigit() for h in head):
             c.neg_heads.append(head)
     for pos, tok in enumerate(words):
@@ -236,6 +216,8 @@ def _clause(words: list[str]) -> Clause:
                     c.compared.add(name)
         elif not is_negation(tok) and tok not in NEGATIVE_EVALUATIVES and _content(tok):
             c.stems.add(stem(tok))
+        elif _universal(words, pos):
+            c.stems.add(ALL)
     c.ordered = any(w in ORDER_CUES for w in words)
     arguments = _argument_stems(words)
     c.subject = next((a for a in arguments if a is not None and a != JOIN), None)
@@ -243,6 +225,10 @@ def _clause(words: list[str]) -> Clause:
         if len(c.signs[name]) == 1 and words[c.signs[name][0][0]] in RELATION_WORDS:
             c.sides[name] = sides(arguments, c.signs[name][0][0])
     return c
+
+
+def _universal(words: list[str], k: int) -> bool:
+    return words[k] in UNIVERSALS and not (k and words[k - 1] == "at")  # "not forwarding it at all" is emphasis
 
 
 def _argument_stems(words: list[str]) -> list[str | None]:

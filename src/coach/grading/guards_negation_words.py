@@ -6,6 +6,7 @@ Kept apart from the clause logic in guards_negation.py so that vocabulary change
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 PHRASES: tuple[tuple[str, str], ...] = (
     (r"\bone after (?:the )?(?:an)?other\b|\bin (?:series|sequence)\b|\bback[- ]to[- ]back\b", " sequentially "),
@@ -212,3 +213,25 @@ def normalise(text: str) -> str:
     for pat, rep in PHRASES:
         out = re.sub(pat, rep, out)
     return out
+
+
+@lru_cache(maxsize=1 << 16)  # pure; tried against every family's patterns
+def family_of(tok: str) -> tuple[str, int] | None:
+    for name, (plus, minus) in FAMILY_RES.items():
+        if plus.fullmatch(tok):
+            return name, 1
+        if minus.fullmatch(tok):
+            return name, -1
+    return None
+
+
+def is_negation(tok: str) -> bool:
+    return tok in NEG_CUES or tok.endswith("n't") or tok.endswith("n’t")
+
+
+@lru_cache(maxsize=4096)  # asked once per clause of the same answer or phrasing
+def phrase_matches(text: str) -> tuple[tuple[int, int, str], ...]:
+    """Where `normalise` rewrites a phrase of `text`: (start, end, the words it becomes). The last rewrite (a
+    dash to a comma) carries no words and is left out."""
+    low = text.lower().replace("’", "'")
+    return tuple((m.start(), m.end(), rep.strip()) for pat, rep in PHRASES[:-1] for m in re.finditer(pat, low))

@@ -15,9 +15,7 @@ import numpy as np
 
 from coach.grading.lexical import NEGATIONS, STOPWORDS, stem, tokens
 from coach.grading.text import sentences
-from coach.providers.base import Embedder, Matrix
-
-FullEncoding = tuple[list[str], list[tuple[int, int]], Matrix, np.ndarray, Matrix]
+from coach.providers.base import Embedder, FullEncoding, Matrix
 
 
 @runtime_checkable

@@ -10,6 +10,10 @@ import numpy as np
 import numpy.typing as npt
 
 Matrix = npt.NDArray[np.float32]
+# One text as the grader sees it (`embed_full`): word-pieces (no [CLS]/[SEP]), their character spans in the text,
+# L2-normalised contextual token vectors, the L2-normalised mean-pooled sentence vector, and the token vectors
+# used for soft alignment.
+FullEncoding = tuple[list[str], list[tuple[int, int]], Matrix, np.ndarray, Matrix]
 
 
 @runtime_checkable

@@ -12,14 +12,9 @@ from typing import Any
 import numpy as np
 
 from coach.errors import ProviderError
-from coach.providers.base import Matrix
+from coach.providers.base import FullEncoding, Matrix
 
 MODEL_NAME = "all-MiniLM-L6-v2"
-
-# One text as the grader sees it: word-pieces (no [CLS]/[SEP]), their character spans in the text,
-# L2-normalised contextual token vectors, the L2-normalised mean-pooled sentence vector, and the token vectors
-# used for soft alignment (see ALIGN_LAYER).
-FullEncoding = tuple[list[str], list[tuple[int, int]], Matrix, np.ndarray, Matrix]
 
 # Soft alignment compares word-pieces with the sum of the normalised layer-3 and last-layer vectors, as
 # BERTScore picks an inner layer: the last layer is tuned for mean pooling, the middle one keeps more of the
@@ -106,8 +101,7 @@ class SentenceTransformerEmbedder:
             mat = emb.detach().cpu().numpy().astype(np.float32)
             n = min(len(tokens), mat.shape[0])
             tokens, mat = tokens[1 : n - 1], mat[1 : n - 1]
-            norms = np.linalg.norm(mat, axis=1, keepdims=True)
-            result.append((tokens, mat / np.maximum(norms, 1e-9)))
+            result.append((tokens, _unit_rows(mat)))
         return result
 
     def embed_full(self, texts: Sequence[str]) -> list[FullEncoding]:

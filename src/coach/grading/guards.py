@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -249,12 +250,19 @@ def _check_stuffing(target: GradingTarget, b: _Builder) -> None:
 _LABEL = re.compile(r"(?:^|[;.\n]\s*)([A-Za-z][\w\- ]{0,30}?)\s*:\s")
 
 
+@lru_cache(maxsize=4096)  # one question, many answers
+def _names_in(question: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The question's content stems, and the initials of its runs of two or three words ("tp" for "tensor
+    parallelism")."""
+    words = re.findall(r"[a-z]+", question.lower())
+    initials = {"".join(w[0] for w in words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)}
+    return content_stems(question), frozenset(initials)
+
+
 def _is_labelled_contrast(text: str, question: str) -> bool:
     """Whether the answer sets out two or more things the question names, each with its terms after a colon: the
     colon relates them, so it is a terse contrast, not a list of terms."""
-    asked = content_stems(question)
-    words = re.findall(r"[a-z]+", question.lower())
-    initials = {"".join(w[0] for w in words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)}
+    asked, initials = _names_in(question)
     named: set[frozenset[str]] = set()  # the things named, not the labels: "hop 1:", "hop 2:" name one
     for m in _LABEL.finditer(text):
         label = m.group(1).strip().lower()

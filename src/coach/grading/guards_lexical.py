@@ -44,8 +44,9 @@ def _verb_forms(bases: str, irregular: str) -> frozenset[str]:
 
 
 # Verbs that relate two terms in technical prose ("duplicates waste processing power and consume storage"):
-# they count as relating words in `list_stats`, but only in segments longer than a term, since many are nouns
-# too ("row split", "memory cost"). Not in FUNCTION_WORDS: the negation reader treats those as empty.
+# they count as relating words in `list_stats` in segments longer than a term, and in a short one only with a
+# word after them ("TP splits matrices"), since many are nouns too ("row split", "memory cost"). Not in
+# FUNCTION_WORDS: the negation reader treats those as empty.
 RELATING_VERBS = _verb_forms(
     "reduce increase decrease lower raise waste consume cause lead allow prevent require use send receive store "
     "contain depend provide create avoid ensure enable improve limit determine produce transmit forward move "

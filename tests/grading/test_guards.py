@@ -280,6 +280,8 @@ def test_reasoning_taken_for_filler_never_lowers_the_grade(grader) -> None:  # t
     "Le prefill est limité par le calcul car chaque poids lu sert à tous les tokens du prompt ; le decode est "
     "limité par la bande passante mémoire, car chaque étape lit tous les poids pour un seul token.",
     "预填充阶段受计算限制，因为每次读取权重都服务于所有提示词；解码阶段受内存带宽限制，每一步都要读取全部权重。",
+    "O prefill é limitado pela computação porque cada peso lido serve a todos os tokens do prompt, e o decode é "
+    "limitado pela largura de banda da memória.",
 ])
 def test_non_english_is_flagged_and_capped_not_zeroed(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
     report = _run(grader, answer, PD)
@@ -293,6 +295,13 @@ def test_english_with_foreign_loanwords_is_english(grader) -> None:  # type: ign
               "because each step reads all the weights to produce one token.")
     report = _run(grader, answer, PD)
     assert Flag.NON_ENGLISH not in report.flags
+
+
+def test_big_o_notation_is_not_a_foreign_article(grader) -> None:  # type: ignore[no-untyped-def]
+    # found with a CS-course probe: the "O" of O(n) counted as the Portuguese article "o"
+    answer = ("Prefill: O(n²) attention, O(n) weight reuse, compute-bound. "
+              "Decode: O(1) new token, O(n) KV reads, memory-bound.")
+    assert Flag.NON_ENGLISH not in _run(grader, answer, PD).flags
 
 
 # the report ---------------------------------------------------------------------------------------------------

@@ -234,7 +234,8 @@ def language_stats(text: str) -> LanguageStats:
     en = sum(1 for t in toks if t in FUNCTION_WORDS or t in ENGLISH_EXTRA)
     best_lang, best = None, 0
     for lang, words in FOREIGN_STOPWORDS.items():
-        hits = sum(1 for t in toks if t in words and t not in FUNCTION_WORDS)
+        # one letter is as often a variable or big-O ("O(n)", "edge e") as an article: it is not counted
+        hits = sum(1 for t in toks if len(t) > 1 and t in words and t not in FUNCTION_WORDS)
         if hits > best:
             best_lang, best = lang, hits
     # accented letters are strong evidence of a Romance/Germanic language in running prose

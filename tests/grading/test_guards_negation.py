@@ -122,6 +122,28 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
      "the node forwards the packet to its neighbours", CONTRA),
     ("'later' describes, it relates nothing", "in an array you have to move every element after the spot",
      "an array must shift all later elements", NO_CONTRA),
+    ("'without V-ing' is a claim of its own (found with a CS-course probe)",
+     "peek reads the top without removing it",
+     "A stack supports push (add an element to the top), pop (remove the top element) and top/peek", NO_CONTRA),
+    ("'X instead of Y' picks one of 'X or Y' (found with a CS-course probe)",
+     "a List ADT can be implemented with an array instead of a linked list",
+     "a stack ADT can be implemented with an array or a linked list", NO_CONTRA),
+    ("'X, not Y' against Y alone", "a stack can be implemented with an array, not a linked list",
+     "a stack can be implemented with a linked list", CONTRA),
+    ("a condition inside a sentence is no claim (found with a probe of the bank's items)",
+     "round robin gives each replica the same number of requests, which only works if replicas are equally capable",
+     "round robin splits requests evenly even though the replicas have different capacities", NO_CONTRA),
+    ("the same words as a claim", "the replicas are equally capable", "the replicas have different capacities",
+     CONTRA),
+    ("'constant as X grows' says nothing grows (found with a probe of the bank's items)",
+     "Without a KV cache, each new token would require recomputing keys and values for the entire prefix, so the "
+     "work per token would grow with the context", "the cache keeps the work per generated token constant as the "
+     "context grows", NO_CONTRA),
+    ("'avoid X' agrees with 'never X' (found with a probe of the bank's items)",
+     "eight independent replicas avoid communication entirely",
+     "eight independent replicas give higher throughput per GPU because they never communicate", NO_CONTRA),
+    ("'avoid X' denies X", "the replicas avoid communication between steps",
+     "the replicas need communication between steps", CONTRA),
 ]
 
 

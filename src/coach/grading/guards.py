@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from coach.grading.guard_vectors import GuardVectors, StandaloneVectors
+from coach.grading.guards_clauses import Clause
 from coach.grading.guards_lexical import (
     VAGUE_WORDS,
     content_stems,
@@ -36,7 +37,7 @@ from coach.grading.guards_lexical import (
     stem,
     tokens,
 )
-from coach.grading.guards_negation import Clause, contradiction_votes, topic_stems
+from coach.grading.guards_negation import contradiction_votes, topic_stems
 from coach.grading.guards_relation import relation_vote
 from coach.grading.score import Flag
 from coach.grading.target import CriterionSpec, GradingTarget

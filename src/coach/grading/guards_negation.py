@@ -1,47 +1,20 @@
 """Negation and swapped-relation detection between an answer sentence and a criterion phrasing.
 
 Embeddings score "decode is compute-bound" almost as high as "decode is memory-bound". This module reads
-polarity instead: each text is cut into clauses; in a clause, words of an antonym family (increase/decrease,
-column/row, prefill/decode, compute-/memory-bound...) map to the family's name with a sign, and a negation cue
-("not", "never", "no", "without", "rather than") flips the next antonym word in its scope or, if there is none,
-the whole clause. Two clauses about the same thing (shared content words) whose signs differ contradict each
-other. For ordered families (column then row, first/second, prefill then decode) that appear with both members
-in one clause, the order of the members is the sign.
+polarity instead, on the clauses of `guards_clauses`: two clauses about the same thing (shared content words)
+whose signs differ contradict each other. For ordered families (column then row, first/second, prefill then
+decode) that appear with both members in one clause, the order of the members is the sign.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 
-from coach.grading.guards_lexical import COORDINATORS, FUNCTION_WORDS, UNITS, is_wordlike, stem
-from coach.grading.guards_negation_words import (
-    ANSWER_PARTICLE,
-    CLAUSE_WORDS,
-    CONDITIONS,
-    CONVERSE_FAMILIES,
-    ENTITY_FAMILIES,
-    FILLER,
-    HALT_CUES,
-    JOIN,
-    LIGHT_VERBS,
-    NEGATIVE_EVALUATIVES,
-    ORDER_CUES,
-    ORDERED_FAMILIES,
-    PAIR_OPENERS,
-    PRODUCT_FAMILIES,
-    RELATION_WORDS,
-    TOKEN,
-    family_of,
-    is_negation,
-    normalise,
-)
-from coach.grading.guards_relation import Sides, orientation, sides
+from coach.grading.guards_clauses import Clause, clauses
+from coach.grading.guards_negation_words import ENTITY_FAMILIES, ORDERED_FAMILIES, PRODUCT_FAMILIES
+from coach.grading.guards_relation import orientation
 
-NEG_SCOPE = 5  # tokens after a negation cue in which an antonym word absorbs the negation
-UNIVERSALS, ALL = frozenset({"every", "all"}), "<all>"  # a quantifier a negation can bear on, and its stem
 NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
 NEG_MIN_OVERLAP = 0.3  # ... and that share of the smaller clause's stems
 PROPERTY_JACCARD = 0.35  # an opposite property word (grows/shrinks) only contradicts a clause about as much
@@ -49,207 +22,7 @@ NEG_ONLY_JACCARD = 0.5  # a bare "not" denies a clause only if the two clauses s
 NEG_ONLY_JACCARD_WIDE = 0.65  # ... nearer still when the negated clause is the one saying more: its "not" may
 # bear on what the other leaves out ("the bulb is not in the path with the battery" vs "the battery is in a path")
 NEG_ONLY_MIN_STEMS = 3  # ... and say something: "no flow control" against a fragment "flow control" is unclear
-MIN_CLAUSE_STEMS = 2
 MAX_FAMILY_WORDS = 2  # a clause naming one family three times ("less prefill, fewer decode...") is not read
-LEAD_WITHOUT_MAX = 5  # "Without a KV cache, ..." (at most this many tokens) negates the rest of the sentence
-ARG_WINDOW = 3  # tokens either side of a change word ("increases") searched for what changes
-
-
-
-
-@dataclass
-class Clause:
-    stems: set[str] = field(default_factory=set)
-    signs: dict[str, list[tuple[int, int, bool]]] = field(default_factory=dict)  # family -> [(pos, sign, negated)]
-    neg_heads: list[set[str]] = field(default_factory=list)  # what each negation no antonym absorbed bears on
-    negated_context: bool = False  # under a leading "Without a cache, ..." of the same sentence
-    text: str = ""
-    args: dict[str, set[str]] = field(default_factory=dict)  # change family -> stems next to its words
-    compared: set[str] = field(default_factory=set)  # families used as "less than": a relation, not a change
-    sides: dict[str, Sides] = field(default_factory=dict)  # converse family named once -> what stands either side
-    subject: str | None = None  # the first word that can be an argument
-    ordered: bool = False  # has a word that orders things ("then", "first", "before", "followed")
-
-    def same_subject(self, other: Clause, family: str) -> bool:
-        """Whether the two clauses' change words (increase/decrease) bear on a common word: "increase the
-        speed" and "the diameter decreases" are two claims about two quantities."""
-        return bool(self.args.get(family, set()) & other.args.get(family, set()))
-
-    def mixed(self, family: str) -> bool:
-        return len({s for _, s, _ in self.signs[family]}) > 1
-
-    def family_value(self, family: str) -> int:
-        occ = self.signs[family]
-        signs = {s for _, s, _ in occ}
-        if len(signs) == 1 and any(neg for _, _, neg in occ):
-            return occ[0][1]  # "X rather than Y": one assertion stated twice
-        if family in ORDERED_FAMILIES and signs == {1, -1}:
-            return occ[0][1]  # both members present: the one named first gives the direction
-        if family not in PRODUCT_FAMILIES and len(signs) == 1:
-            return occ[0][1]  # "different materials, different solubility" says "different" once, not twice
-        value = 1
-        for _, s, _ in occ:
-            value *= s  # "fewer micro-batches grow the bubble": the relation between the two words
-        return value
-
-
-def clauses(text: str) -> tuple[Clause, ...]:
-    """Clauses of a text, sentence by sentence; a leading "Without X," negates the rest of its sentence.
-    Cached: a target's phrasings are cut once, not once per answer (callers must not change the clauses)."""
-    return _clauses(text)
-
-
-@lru_cache(maxsize=8192)
-def _clauses(text: str) -> tuple[Clause, ...]:
-    out: list[Clause] = []
-    for sentence in re.split(r"(?<=[.!?;])\s+|\n+", normalise(text)):
-        sentence = ANSWER_PARTICLE.sub("", sentence)
-        toks = TOKEN.findall(sentence)
-        groups: list[list[str]] = [[]]
-        pair_open = False  # inside "between X and Y" / "both X and Y": the next "and" joins, not splits
-        for i, tok in enumerate(toks):
-            prev = toks[i - 1] if i else ""
-            nxt = toks[i + 1] if i + 1 < len(toks) else ""
-            boundary = tok in ",;:.!?()" or tok in CLAUSE_WORDS
-            if tok == "," and is_negation(nxt):
-                boundary = False  # "throughput, not speed" stays one clause
-            if tok in {"and", "or"} and _same_family(prev, nxt):
-                boundary = False  # "prefill and decode GPUs" is one noun phrase
-            if tok == "and" and pair_open:
-                boundary = pair_open = False  # "between terminal 4 and the positive terminal" is one phrase
-            if boundary:
-                groups.append(["not"] if tok == "unlike" else [])  # "..., unlike independent replicas" denies them
-                pair_open = False
-            else:
-                groups[-1].append(tok)
-                pair_open = pair_open or tok in PAIR_OPENERS
-        groups = [g for g in groups if g]
-        if toks and toks[0] in CONDITIONS and len(groups) > 1:  # "if the string is longer, the pitch is lower"
-            groups[:2] = [[*groups[0], JOIN, *groups[1]]]  # the condition belongs to its claim
-        groups = _merge_short(groups)
-        parts = [_clause(words) for words in groups]
-        lead = groups[:1]
-        if lead and lead[0][0] == "without" and len(lead[0]) <= LEAD_WITHOUT_MAX and len(parts) > 1:
-            for c in parts[1:]:
-                c.negated_context = True
-            parts = parts[1:]
-        out.extend(parts)
-    return tuple(out)
-
-
-def _merge_short(groups: list[list[str]]) -> list[list[str]]:
-    """A clause with fewer than MIN_CLAUSE_STEMS content words ("so they are replicated") joins its neighbour."""
-    out: list[list[str]] = []
-    carry: list[str] = []
-    for words in groups:
-        if sum(1 for w in words if _content(w)) < MIN_CLAUSE_STEMS and words[0] != "without":
-            if out:
-                out[-1] = [*out[-1], JOIN, *words]
-            else:
-                carry.extend([*words, JOIN])
-            continue
-        out.append([*carry, *words])
-        carry = []
-    if carry:
-        out.append(carry)
-    return out
-
-
-def _same_family(a: str, b: str) -> bool:
-    fa, fb = family_of(a), family_of(b)
-    return fa is not None and fb is not None and fa[0] == fb[0]
-
-
-def _content(tok: str) -> bool:
-    return tok[:1].isdigit() or (
-        tok not in FUNCTION_WORDS
-        and tok not in COORDINATORS
-        and tok not in UNITS
-        and tok not in FILLER
-        and is_wordlike(tok)
-    )
-
-
-def _clause(words: list[str]) -> Clause:
-    # the text compared by embeddings leaves the negations out: it should say what the clause is about
-    c = Clause(text=" ".join(w for w in words if w != JOIN and not is_negation(w)))
-    absorbed: set[int] = set()  # antonym words that took a negation ("not after" = before)
-    content = {stem(w) for w in words if _content(w)}
-    for pos, tok in enumerate(words):
-        if tok in NEGATIVE_EVALUATIVES:
-            c.neg_heads.append(content)  # "X is a poor trigger" denies X as a whole
-            continue
-        if not is_negation(tok):
-            continue
-        if tok in HALT_CUES and not (pos + 1 < len(words) and words[pos + 1].endswith("ing")):
-            continue  # "stops shrinking" denies shrinking; "stops at 8 GPUs" denies nothing
-        # The negation bears on its head: the first content word, read past light verbs ("do not come after").
-        # An antonym word as head absorbs it ("not after" = before); a bare number is a quantity contrast
-        # ("0.8% instead of 3%"), which is the scorer's business, not a change of polarity.
-        window = [k for k in range(pos + 1, min(len(words), pos + 1 + NEG_SCOPE)) if k not in absorbed]
-        head: set[str] = set()
-        for k in window:
-            if words[k] in (JOIN, "then"):  # "if not, then the packet is dropped": an elliptical "not"
-                break
-            if family_of(words[k]) is not None:
-                if all(h[:1].isdigit() for h in head):  # "not 100% independent" = dependent
-                    absorbed.add(k)
-                break
-            if _content(words[k]):
-                head.add(stem(words[k]))
-                if words[k] not in LIGHT_VERBS and not words[k][:1].isdigit():
-                    break
-        if head and any(_universal(words, k) for k in range(pos + 2, min(len(words), pos + 1 + NEG_SCOPE))):
-            head = {ALL}  # "isn't sent to every expert" denies "every", not the sending
-        if any(not h[:1].isdigit() for h in head):
-            c.neg_heads.append(head)
-    for pos, tok in enumerate(words):
-        fam = family_of(tok)
-        if fam is not None:
-            name, sign = fam
-            negated = pos in absorbed
-            c.signs.setdefault(name, []).append((pos, -sign if negated else sign, negated))
-            c.stems.add(name)
-            if name in PRODUCT_FAMILIES:
-                c.args.setdefault(name, set()).update(_neighbours(words, pos))
-                if pos + 1 < len(words) and words[pos + 1] == "than":
-                    c.compared.add(name)
-        elif not is_negation(tok) and tok not in NEGATIVE_EVALUATIVES and _content(tok):
-            c.stems.add(stem(tok))
-        elif _universal(words, pos):
-            c.stems.add(ALL)
-    c.ordered = any(w in ORDER_CUES for w in words)
-    arguments = _argument_stems(words)
-    c.subject = next((a for a in arguments if a is not None and a != JOIN), None)
-    for name in CONVERSE_FAMILIES & c.signs.keys():
-        if len(c.signs[name]) == 1 and words[c.signs[name][0][0]] in RELATION_WORDS:
-            c.sides[name] = sides(arguments, c.signs[name][0][0])
-    return c
-
-
-def _universal(words: list[str], k: int) -> bool:
-    return words[k] in UNIVERSALS and not (k and words[k - 1] == "at")  # "not forwarding it at all" is emphasis
-
-
-def _argument_stems(words: list[str]) -> list[str | None]:
-    """Each token's stem if it can be what a relation relates (a content word, not a polar one), else None."""
-    return [JOIN if w == JOIN else stem(w) if _content(w) and family_of(w) is None and not is_negation(w) else None
-            for w in words]
-
-
-def _neighbours(words: list[str], pos: int) -> set[str]:
-    """The nearest content word (not a number, not another polar word) on each side of `words[pos]`, within
-    ARG_WINDOW tokens and the same clause part: what a change word is about."""
-    out: set[str] = set()
-    for step in (-1, 1):
-        k = pos + step
-        while 0 <= k < len(words) and abs(k - pos) <= ARG_WINDOW and words[k] != JOIN:
-            w = words[k]
-            if _content(w) and not w[:1].isdigit() and family_of(w) is None and not is_negation(w):
-                out.add(stem(w))
-                break
-            k += step
-    return out
 
 
 def _comparable(family: str, a: Clause, b: Clause) -> bool:
@@ -276,6 +49,8 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     decode are different claims, not opposite ones, unless a property (compute-/memory-bound, larger/smaller)
     or a second subject ties them together.
     """
+    if a.hypothetical or b.hypothetical:
+        return 0
     shared = a.stems & b.stems
     small = min(len(a.stems), len(b.stems))
     if len(shared) < NEG_MIN_SHARED or small == 0 or len(shared) / small < NEG_MIN_OVERLAP:
@@ -286,6 +61,8 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     neg_b = sum(1 for head in b.neg_heads if head & claim)
     if max(neg_a, neg_b) > 1:
         return 0  # "no flow control, no connect or disconnect": negated items of a list, not a double negation
+    if _denies_option(a, b, claim) or _denies_option(b, a, claim):
+        return 0  # "an array instead of a linked list" picks one of "an array or a linked list"
     properties = families - ENTITY_FAMILIES
     orders = {f for f in families & ORDERED_FAMILIES if a.mixed(f)}
     if not (properties or orders or neg_a or neg_b or len(families) >= 2):
@@ -342,6 +119,10 @@ def _family_values(families: set[str], a: Clause, b: Clause) -> tuple[int, int]:
         if fam in a.sides and fam in b.sides:
             vb *= orientation(a.sides[fam], b.sides[fam])
     return va, vb
+
+
+def _denies_option(a: Clause, b: Clause, claim: set[str]) -> bool:
+    return any(head & claim & b.options for head in a.neg_heads)
 
 
 def _negated_alone(a: Clause, b: Clause) -> bool:

@@ -40,7 +40,7 @@ FAMILIES: dict[str, tuple[str, str]] = {
         r"doubles?|doubling|twice|exceeds?|overstates?",
         r"decreas\w*|reduc\w*|shrinks?|shrinking|shrank|cuts?|cutting|lowers|lowered|lowering|drops?|"
         r"falls?|fell|halves|halved|halving|less|fewer|lower|smaller|saves?|saving|removes?|removing|"
-        r"avoids?|eliminat\w*|understates?|shorter",
+        r"eliminat\w*|understates?|shorter",
     ),
     "faster": (r"faster|quicker|speeds?|speed-up|speedup|accelerat\w*", r"slower|slows?|delays?|stalls?"),
     "before": (r"before|earlier|precedes?|preceding", r"after|afterwards|later|follows?|following"),
@@ -137,6 +137,10 @@ NEG_CUES = frozenset(
         "nor",
         "without",
         "cannot",
+        "avoid",  # "replicas avoid communication" = they do not communicate
+        "avoids",
+        "avoided",
+        "avoiding",
         "nobody",
         "stops",
         "stop",
@@ -170,6 +174,8 @@ CLAUSE_WORDS = frozenset(
         "when",
     }
 )
+# a clause with one of these says what does not change, so its change words are about something else
+STEADY = frozenset({"constant", "unchanged", "steady", "flat", "fixed"})
 CONDITIONS = frozenset({"if", "when", "once"})  # a sentence led by one states a claim under a condition
 HALT_CUES = frozenset({"stops", "stop", "stopped", "ceases"})
 NEGATIVE_EVALUATIVES = frozenset(

@@ -436,6 +436,16 @@ def test_telegraphic_notes_relate_their_terms(grader, question: str, notes: str)
     assert Flag.STUFFING in _run(grader, terms, target).flags
 
 
+def test_commas_inside_brackets_separate_arguments_not_items(grader) -> None:  # type: ignore[no-untyped-def]
+    # a correct worked example written for a CS-course probe: its tuples were counted as seven bare list items
+    target = _target("stable", "What does it mean for a sorting algorithm to be stable?",
+                     "Records with equal keys keep their original relative order in the sorted output.")
+    example = ("input (by key): (Bob,3) (Ann,1) (Cid,3) -> stable sort: (Ann,1) (Bob,3) (Cid,3) // Bob stays "
+               "before Cid because equal keys keep their input order")
+    assert Flag.STUFFING not in _run(grader, example, target).flags
+    assert Flag.STUFFING in _run(grader, "stable, equal keys, order, input, output, sorting, records", target).flags
+
+
 def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  # type: ignore[no-untyped-def]
     """Pooled sentence vectors carry the core's context; the guards judge filler word by word instead."""
     answer = "Pipelining helps throughput, not the latency of one request. I also like hiking and baking bread."

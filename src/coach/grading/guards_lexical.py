@@ -150,13 +150,16 @@ def _list_words(text: str) -> list[str]:
 
 
 LIST_TERM_WORDS = 3  # a list item of up to this many words is a term
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _RELATION_SYMBOLS = re.compile(r"[=≠≈<>≤≥→←⇒]")
 
 
 def list_stats(text: str) -> ListStats:
     toks = _list_words(text)
     fw = sum(1 for t in toks if t in FUNCTION_WORDS)
-    segs = [s for s in re.split(r"[,;\n|•]+", text) if s.strip()]
+    # a comma inside brackets separates arguments, not items: "(Bob,3) (Ann,1)", "f(a, b)"
+    flat = _BRACKETED.sub(lambda m: m.group(0).replace(",", " "), text)
+    segs = [s for s in re.split(r"[,;\n|•]+", flat) if s.strip()]
     term_segs = 0
     for seg in segs:
         st = _list_words(seg)

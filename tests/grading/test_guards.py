@@ -249,6 +249,27 @@ def test_padding_is_stripped_and_the_core_kept(grader) -> None:  # type: ignore[
     assert "lasagne" not in report.clean_answer and "hiking" not in report.clean_answer
 
 
+@pytest.mark.parametrize(("question", "reference", "answer"), [
+    ("What is a static data member, and how does it differ from an ordinary member?",
+     "A static data member belongs to the class, not to an object: there is one copy shared by all objects, while "
+     "each object has its own copy of an ordinary member.",
+     "class Counter { public: static int count; Counter() { ++count; } }; int Counter::count = 0; "
+     "// one count shared by every Counter object"),
+    ("What is a sentinel (dummy) node in a linked list, and why use one?",
+     "A dummy node placed before the first real node, so that inserting or deleting at the head needs no special "
+     "case: every real node has a predecessor.",
+     "Node dummy; dummy.next = head; Node* prev = &dummy; while (prev->next && prev->next->val != x) prev = "
+     "prev->next; if (prev->next) prev->next = prev->next->next;"),
+])
+def test_code_is_not_called_padding(grader, question: str, reference: str, answer: str) -> None:  # type: ignore[no-untyped-def]
+    # correct code answers written for a CS-course probe: their names are not the reference's words
+    target = _target("code", question, reference)
+    assert Flag.PADDING not in _run(grader, answer, target).flags
+    padded = (f"{answer} I really enjoyed this course, and my favourite food is lasagne. "
+              "I also like hiking in the mountains on weekends.")
+    assert Flag.PADDING in _run(grader, padded, target).flags
+
+
 def test_long_on_topic_answer_is_not_padding(grader) -> None:  # type: ignore[no-untyped-def]
     answer = ("If you split an 80-layer model into four stages of 20 layers, one token still goes through all 80 "
               "layers, just on four GPUs in sequence. Each stage waits for the previous one, so the time per token "

@@ -384,7 +384,10 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
             words_all = len(tokens(" ".join(spans))) or 1
             share = len(tokens(" ".join(filler))) / words_all
             b.signals["filler_share"] = share
-            if share >= PAD_FLAG_SHARE and len(filler) >= PAD_FLAG_MIN_SENTENCES:
+            # code or a formula set aside is graded around, not called padding: its words are names the
+            # reference does not use, but it answers the question
+            prose = [s for s in filler if _OPERATION.search(s) is None]
+            if len(tokens(" ".join(prose))) / words_all >= PAD_FLAG_SHARE and len(prose) >= PAD_FLAG_MIN_SENTENCES:
                 b.flag(Flag.PADDING, 1.0)
 
     _check_stuffing(target, b)

@@ -144,6 +144,21 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
      "eight independent replicas give higher throughput per GPU because they never communicate", NO_CONTRA),
     ("'avoid X' denies X", "the replicas avoid communication between steps",
      "the replicas need communication between steps", CONTRA),
+    ("'smaller on the left' says 'larger on the right' (found with a CS-course probe)",
+     "smaller values are in the left subtree", "larger values are stored in its right subtree", NO_CONTRA),
+    ("left and right swapped", "smaller values are stored in the right subtree",
+     "larger values are stored in its right subtree", CONTRA),
+    ("'no copy by reference' says 'a copy by value' (found with a CS-course probe)",
+     "with pass by reference no copy is made", "pass by value copies the argument", NO_CONTRA),
+    ("value and reference swapped", "pass by reference copies the argument",
+     "pass by value copies the argument", CONTRA),
+    ("a converse between comparatives (found with a CS-course probe)", "long jobs are run after the short ones",
+     "running shorter jobs before longer ones means fewer jobs wait", NO_CONTRA),
+    ("a converse between comparatives, reversed", "short jobs are run after the long ones",
+     "running shorter jobs before longer ones", CONTRA),
+    ("an arrow starts a new claim; 'wrong' denies only its part (found with a CS-course probe)",
+     "a negative edge breaks this -> shorter path found after finalizing -> wrong distance",
+     "a path discovered later that goes through a negative edge can be shorter", NO_CONTRA),
 ]
 
 

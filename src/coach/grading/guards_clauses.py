@@ -15,6 +15,7 @@ from coach.grading.guards_lexical import COORDINATORS, FUNCTION_WORDS, UNITS, is
 from coach.grading.guards_negation_words import (
     ANSWER_PARTICLE,
     CLAUSE_WORDS,
+    COMPARATIVES,
     CONDITIONS,
     CONVERSE_FAMILIES,
     FILLER,
@@ -167,10 +168,9 @@ def _clause(words: list[str]) -> Clause:
     # the text compared by embeddings leaves the negations out: it should say what the clause is about
     c = Clause(text=" ".join(w for w in words if w != JOIN and not is_negation(w)))
     absorbed: set[int] = set()  # antonym words that took a negation ("not after" = before)
-    content = {stem(w) for w in words if _content(w)}
     for pos, tok in enumerate(words):
         if tok in NEGATIVE_EVALUATIVES:
-            c.neg_heads.append(content)  # "X is a poor trigger" denies X as a whole
+            c.neg_heads.append(_part_stems(words, pos))  # "X is a poor trigger" denies X as a whole
             continue
         if not is_negation(tok):
             continue
@@ -226,14 +226,22 @@ def _clause(words: list[str]) -> Clause:
     return c
 
 
+def _part_stems(words: list[str], pos: int) -> set[str]:
+    """Content stems of the part of a merged clause that holds `words[pos]` (parts meet at JOIN)."""
+    start = max((k + 1 for k in range(pos) if words[k] == JOIN), default=0)
+    end = next((k for k in range(pos, len(words)) if words[k] == JOIN), len(words))
+    return {stem(w) for w in words[start:end] if _content(w)}
+
+
 def _universal(words: list[str], k: int) -> bool:
     return words[k] in UNIVERSALS and not (k and words[k - 1] == "at")  # "not forwarding it at all" is emphasis
 
 
 def _argument_stems(words: list[str]) -> list[str | None]:
-    """Each token's stem if it can be what a relation relates (a content word, not a polar one), else None."""
-    return [JOIN if w == JOIN else stem(w) if _content(w) and family_of(w) is None and not is_negation(w) else None
-            for w in words]
+    """Each token's stem if it can be what a relation relates (a content word, not a polar one), else None. A
+    comparative stands for its adjective: "shorter jobs before longer ones" relates short and long jobs."""
+    return [JOIN if w == JOIN else stem(COMPARATIVES.get(w, w)) if w in COMPARATIVES
+            else stem(w) if _content(w) and family_of(w) is None and not is_negation(w) else None for w in words]
 
 
 def _neighbours(words: list[str], pos: int) -> set[str]:

@@ -87,7 +87,10 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         # "no gap between 4 and the positive" vs "not separated by a gap from 4": the other side is negated
         # too, only on another word; the polarities cannot be compared
         return 0
-    swapped = any(f in a.sides and f in b.sides and orientation(a.sides[f], b.sides[f]) < 0 for f in families)
+    turns = [orientation(a.sides[f], b.sides[f]) for f in families if f in a.sides and f in b.sides]
+    if 0 in turns:
+        return 0  # which way the converse points is unclear
+    swapped = -1 in turns
     if swapped and a.subject not in b.stems and b.subject not in a.stems:
         return 0  # "postorder visits children before the parent" vs "preorder visits a node before its children"
     fa, fb = _family_values(families, a, b)

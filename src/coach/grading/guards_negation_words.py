@@ -27,9 +27,12 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"\brather than\b|\binstead of\b|\bas opposed to\b|\bno longer\b|\bno need to\b|\bfails? to\b", " not "),
     (r"\bintra[\s-]?node\b", " within node "),
     (r"\binter[\s-]?node\b", " across node "),
+    (r"\bby[\s-]+value\b", " byvalue "),  # the two ways to pass a parameter, named apart from "values"
+    (r"\bby[\s-]+reference\b", " byreference "),
     (r"\btensor[\s-]*parallel(?:ism)?\b", " tp "),
     (r"\bpipeline[\s-]*parallel(?:ism)?\b", " pp "),
     (r"\bdoes\s+not\b|\bdo\s+not\b|\bdid\s+not\b", " not "),
+    (r"\s*(?:->|→|=>|⇒)\s*", " so "),  # "negative edge -> shorter path found later": a consequence, a new clause
     (r"\s[-–—]+\s", " , "),
 )
 
@@ -58,11 +61,16 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "independent": (r"independent\w*", r"dependent|depends?|depending"),
     "replicated": (r"replicat\w*|duplicat\w*|copied|copies|copy", r"shard\w*|partition\w*"),
     "same": (r"same|identical|equal\w*|uniform\w*", r"different|differs?|differing|vary|varies|unequal\w*"),
+    "left": (r"left|leftmost", r"right|rightmost"),
+    "byvalue": (r"byvalue", r"byreference"),
 }
 ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})
 # Words that order what a clause names: only with one does the order of an ordered family's members count.
 ORDER_CUES = frozenset({"then", "first", "second", "before", "after", "followed", "follows", "follow",
                         "precedes", "preceded", "precede", "next", "finally", "sequentially"})
+# Comparatives as the arguments of an order word: "shorter jobs run before longer ones"
+COMPARATIVES = {w + "er": w for w in ("long", "short", "small", "high", "low", "great", "fast", "slow", "quick")}
+COMPARATIVES |= {"larger": "large", "bigger": "big"}
 # Families whose two words are converses: "A before B" says what "B after A" says.
 CONVERSE_FAMILIES = frozenset({"before"})
 # ... when the word relates two things (not "later elements", "the following step")
@@ -71,7 +79,7 @@ RELATION_WORDS = frozenset({"before", "after", "precede", "precedes", "preceded"
 # Families whose words combine by sign: "fewer micro-batches grow the bubble" relates two quantities.
 PRODUCT_FAMILIES = frozenset({"up", "faster"})
 # Families that name what a clause is about rather than what it says about it.
-ENTITY_FAMILIES = frozenset({"prefill", "tp", "first", "column", "latency"})
+ENTITY_FAMILIES = frozenset({"prefill", "tp", "first", "column", "latency", "left", "byvalue"})
 PAIR_OPENERS = frozenset({"between", "both"})  # their "and" joins two nouns: "between X and Y"
 JOIN = "|"  # where a short clause was merged into its neighbour: negation scope stops here
 LIGHT_VERBS = frozenset(

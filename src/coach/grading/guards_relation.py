@@ -43,8 +43,9 @@ def sides(stems: list[str | None], pos: int) -> Sides:
 
 def orientation(a: Sides, b: Sides) -> int:
     """-1 if the two clauses name their shared arguments on opposite sides of the relation word ("children
-    before the parent" / "the node after its children"), else +1. The nearest arguments decide; failing those,
-    all the stems the two sides share vote."""
+    before the parent" / "the node after its children"), +1 on the same side, 0 if that is undecided ("long jobs
+    run after the short ones" / "shorter jobs run before longer ones": the nouns say +1, the adjectives -1). The
+    nearest arguments decide; failing those, all the stems the two sides share vote."""
     near_a = {a.near_left: -1, a.near_right: 1}
     near_b = {b.near_left: -1, b.near_right: 1}
     vote = sum(near_a[s] * near_b[s] for s in near_a.keys() & near_b.keys() if s is not None)
@@ -52,7 +53,7 @@ def orientation(a: Sides, b: Sides) -> int:
         for s in (a.left | a.right) & (b.left | b.right):
             if (s in a.left) != (s in a.right) and (s in b.left) != (s in b.right):
                 vote += 1 if (s in a.left) == (s in b.left) else -1
-    return -1 if vote < 0 else 1
+    return (vote > 0) - (vote < 0)
 
 
 _REVERSERS = re.compile(r"\b(after|following|once|preceded|follows)\b")

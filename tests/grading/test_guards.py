@@ -484,6 +484,7 @@ def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  #
     "O(n)", "O(1).", "a[i]", "i++", "&x", "n!",  # ... even a single short expression
     "for (i = 0; i < n; i++) sum += a[i];",
     "w(n+1) = w(n) + eta * e(n) * x(n)",
+    "1) ¬(A ∧ B) ≡ ¬A ∨ ¬B 2) ¬(A ∨ B) ≡ ¬A ∧ ¬B",  # logic notation (a CS-course probe: De Morgan's laws)
 ])
 def test_terse_notation_is_neither_gibberish_nor_stuffing(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
     report = _run(grader, answer, PP)

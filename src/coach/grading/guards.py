@@ -183,7 +183,7 @@ def _is_expression(text: str) -> bool:
             and not _SYMBOL_RUN.search(text))
 
 
-_EXPRESSION = re.compile(r"[\w\s()\[\]{}^*&+\-=<>!/.,:;|~%']+")
+_EXPRESSION = re.compile(r"[\w\s()\[\]{}^*&+\-=<>!/.,:;|~%'¬∧∨≡⊕→↔≠≤≥∈∪∩·×]+")  # with logic and set notation
 _SYMBOL_RUN = re.compile(r"([^\w\s])\1\1")
 
 # Operators and comparisons that relate quantities: a calculation or a terse comparison, not a term list.
@@ -192,7 +192,7 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 # Code and formulas: an operator between two operands, or a name applied to arguments. A hyphen counts only
 # spaced ("n - 1": "memory-bound" is a word), a slash only spaced or before a number ("TB/s" is a unit).
 _OPERATION = re.compile(
-    r"[\w\])]\s*(?:==|!=|<=|>=|->|\+\+|\+=|-=|[+*^%<>=]|\s[-/]\s|/(?=\s*[\d(]))\s*[\w(\[$\\&*]"
+    r"[\w\])]\s*(?:==|!=|<=|>=|->|\+\+|\+=|-=|[+*^%<>=∧∨≡⊕↔≠≤≥∈∪∩]|\s[-/]\s|/(?=\s*[\d(]))\s*[\w(\[$\\&*¬]"
     r"|\b[A-Za-z_]\w*\((?=[^()]*\))"
 )
 

@@ -27,6 +27,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"\brather than\b|\binstead of\b|\bas opposed to\b|\bno longer\b|\bno need to\b|\bfails? to\b", " not "),
     (r"\bintra[\s-]?node\b", " within node "),
     (r"\binter[\s-]?node\b", " across node "),
+    (r"\blast[\s-]+in,?[\s-]+first[\s-]+out\b", " lifo "),
+    (r"\bfirst[\s-]+in,?[\s-]+first[\s-]+out\b", " fifo "),
     (r"\bby[\s-]+value\b", " byvalue "),  # the two ways to pass a parameter, named apart from "values"
     (r"\bby[\s-]+reference\b", " byreference "),
     (r"\btensor[\s-]*parallel(?:ism)?\b", " tp "),
@@ -62,6 +64,7 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "replicated": (r"replicat\w*|duplicat\w*|copied|copies|copy", r"shard\w*|partition\w*"),
     "same": (r"same|identical|equal\w*|uniform\w*", r"different|differs?|differing|vary|varies|unequal\w*"),
     "left": (r"left|leftmost", r"right|rightmost"),
+    "lifo": (r"lifo", r"fifo"),
     "byvalue": (r"byvalue", r"byreference"),
 }
 ORDERED_FAMILIES = frozenset({"column", "first", "prefill", "before"})

@@ -228,6 +228,16 @@ def test_off_topic_scores_zero(grader, answer: str) -> None:  # type: ignore[no-
     assert report.cap == 0.0
 
 
+def test_an_inflected_word_of_the_target_keeps_an_answer_on_topic(grader) -> None:  # type: ignore[no-untyped-def]
+    # a partly right answer in a CS-course probe: "orders" and "come" are the reference's "ordering" and "comes"
+    target = _target("topo", "What is a topological sort, and when does one exist?",
+                     "A topological sort is a linear ordering of the vertices of a directed graph such that for every "
+                     "edge u -> v, u comes before v. It exists if and only if the graph is a DAG.")
+    assert Flag.OFF_TOPIC not in _run(grader, "It orders tasks so that dependencies come first.", target).flags
+    off = "My favourite way to make bread is a long cold fermentation with a little yeast."
+    assert Flag.OFF_TOPIC in _run(grader, off, target).flags
+
+
 def test_terse_technical_answer_is_neither_gibberish_nor_off_topic(grader) -> None:  # type: ignore[no-untyped-def]
     report = _run(grader, "320 KiB per token: 2·80·8·128·2 with GQA.", KV)
     assert not {Flag.GIBBERISH, Flag.OFF_TOPIC} & set(report.flags)

@@ -29,6 +29,8 @@ from coach.grading.guard_vectors import GuardVectors, StandaloneVectors
 from coach.grading.guards_clauses import Clause
 from coach.grading.guards_lexical import (
     VAGUE_WORDS,
+    base_form,
+    base_forms,
     content_stems,
     is_number,
     junk_stats,
@@ -45,6 +47,7 @@ from coach.grading.text import sentences
 from coach.providers.base import Embedder
 
 VAGUE_STEMS = frozenset(stem(w) for w in VAGUE_WORDS)
+VAGUE_BASES = frozenset(base_form(w) for w in VAGUE_WORDS)
 
 # gibberish
 GIB_JUNK_RATIO = 0.5  # share of tokens that are no words (keyboard runs, no vowels, repeated letters)
@@ -356,7 +359,7 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
     sims = vecs @ v.embed(texts).T  # rows: whole answer, then sentences
     rel = sims.max(axis=1)
     best = float(rel.max())
-    shared = content_stems(b.clean_answer) & content_stems(" ".join(texts)) - VAGUE_STEMS
+    shared = base_forms(b.clean_answer) & base_forms(" ".join(texts)) - VAGUE_BASES
     b.signals.update(relevance=best, shared_words=float(len(shared)))
     if non_english:
         off = not other_script and best < OFF_TOPIC_SIM_NON_ENGLISH

@@ -123,6 +123,32 @@ def stem(tok: str) -> str:
     return tok.replace("-", "")[:STEM_LEN]
 
 
+@lru_cache(maxsize=1 << 16)
+def base_form(tok: str) -> str:
+    """The word without its inflection, then cut to a stem: "orders", "ordered", "ordering" and "order" meet, as
+    do "comes" and "come" (a prefix alone keeps "orders" and "ordering" apart)."""
+    w = tok.replace("-", "")
+    if len(w) > 4 and w.isalpha():
+        if w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif (w.endswith("ing") and len(w) >= 6) or w.endswith("ed"):
+            w = w[:-3] if w.endswith("ing") else w[:-2]
+            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "ls":
+                w = w[:-1]  # running -> run, but not called -> cal
+        elif w.endswith("es") and (w[-3] in "sxz" or w[-4:-2] in ("ch", "sh")):
+            w = w[:-2]
+        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+    return w[:STEM_LEN]
+
+
+@lru_cache(maxsize=4096)
+def base_forms(text: str) -> frozenset[str]:
+    return frozenset(
+        base_form(t) for t in tokens(text) if t not in FUNCTION_WORDS and t not in COORDINATORS and is_wordlike(t)
+    )
+
+
 @lru_cache(maxsize=4096)  # target texts are asked for once per answer
 def content_stems(text: str) -> frozenset[str]:
     return frozenset(

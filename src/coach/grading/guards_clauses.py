@@ -28,6 +28,7 @@ from coach.grading.guards_negation_words import (
     PAIR_OPENERS,
     PRODUCT_FAMILIES,
     RELATION_WORDS,
+    STATEMENT_OPENERS,
     STEADY,
     TOKEN,
     family_of,
@@ -112,7 +113,8 @@ def _clauses(text: str) -> tuple[Clause, ...]:
                 groups.append([tok])
                 pair_open = False
             elif boundary:
-                groups.append(["not"] if tok == "unlike" else [])  # "..., unlike independent replicas" denies them
+                # "..., unlike independent replicas" denies them; "because"/"but" open a statement (kept as a mark)
+                groups.append(["not"] if tok == "unlike" else [tok] if tok in STATEMENT_OPENERS else [])
                 pair_open = False
             else:
                 groups[-1].append(tok)
@@ -124,7 +126,9 @@ def _clauses(text: str) -> tuple[Clause, ...]:
         parts = [_clause(words) for words in groups]
         lead = groups[:1]
         if lead and lead[0][0] == "without" and len(lead[0]) <= LEAD_WITHOUT_MAX and len(parts) > 1:
-            for c in parts[1:]:
+            for words, c in zip(groups[1:], parts[1:], strict=True):
+                if words[0] in STATEMENT_OPENERS:
+                    break  # "Without chunking, X takes long, because attention grows": the reason is a fact
                 c.negated_context = True
             parts = parts[1:]
         out.extend(parts)
@@ -246,13 +250,15 @@ def _argument_stems(words: list[str]) -> list[str | None]:
 
 def _neighbours(words: list[str], pos: int) -> set[str]:
     """The nearest content word (not a number, not another polar word) on each side of `words[pos]`, within
-    ARG_WINDOW tokens and the same clause part: what a change word is about."""
+    ARG_WINDOW tokens and the same clause part: what a change word is about. A unit right beside it counts:
+    "fewer tokens" is about tokens, not about the next noun."""
     out: set[str] = set()
     for step in (-1, 1):
         k = pos + step
         while 0 <= k < len(words) and abs(k - pos) <= ARG_WINDOW and words[k] != JOIN:
             w = words[k]
-            if _content(w) and not w[:1].isdigit() and family_of(w) is None and not is_negation(w):
+            if (k == pos + 1 and w in UNITS) or (
+                    _content(w) and not w[:1].isdigit() and family_of(w) is None and not is_negation(w)):
                 out.add(stem(w))
                 break
             k += step

@@ -187,6 +187,8 @@ CLAUSE_WORDS = frozenset(
 )
 # a clause with one of these says what does not change, so its change words are about something else
 STEADY = frozenset({"constant", "unchanged", "steady", "flat", "fixed"})
+# Clause words after which a sentence states a fact or a contrast, outside a leading "Without X, ..."
+STATEMENT_OPENERS = frozenset({"because", "since", "but", "although", "though", "whereas", "while", "yet"})
 CONDITIONS = frozenset({"if", "when", "once"})  # a sentence led by one states a claim under a condition
 HALT_CUES = frozenset({"stops", "stop", "stopped", "ceases"})
 NEGATIVE_EVALUATIVES = frozenset(

@@ -477,6 +477,18 @@ def test_commas_inside_brackets_separate_arguments_not_items(grader) -> None:  #
     assert Flag.STUFFING in _run(grader, "stable, equal keys, order, input, output, sorting, records", target).flags
 
 
+def test_a_sentence_of_verbs_is_no_term_list(grader) -> None:  # type: ignore[no-untyped-def]
+    # a correct answer written for a probe of the bank's items: "leave" and "join" relate its nouns
+    target = _target("cb", "Explain how continuous batching raises throughput compared with static batching.",
+                     "Static batching waits for the longest sequence; continuous batching admits new requests at "
+                     "every decode step, so the batch stays full and each weight read serves more tokens.")
+    answer = ("static batching leaves slots idle until the longest sequence ends. continuous batching schedules "
+              "at every decode step. finished sequences leave and waiting ones join immediately. the batch stays "
+              "full so each weight read serves more tokens.")
+    report = _run(grader, answer, target)
+    assert Flag.STUFFING not in report.flags and report.clean_answer == answer
+
+
 def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  # type: ignore[no-untyped-def]
     """Pooled sentence vectors carry the core's context; the guards judge filler word by word instead."""
     answer = "Pipelining helps throughput, not the latency of one request. I also like hiking and baking bread."

@@ -52,7 +52,7 @@ RELATING_VERBS = _verb_forms(
     "contain depend provide create avoid ensure enable improve limit determine produce transmit forward move "
     "compute hold carry share reach block drop lose delay detect assign return mean cost save fill exceed add "
     "remove replace copy map hide overlap slow speed govern dominate grow shrink fit scale halve double stall pass "
-    "route serve need",
+    "route serve need change sync join leave keep stay wait start finish arrive",
     "sent held led lost ran wrote written read reads meant split splits hid hidden dropped dropping mapped "
     "mapping set sets setting cut cuts cutting run runs running",
 )

@@ -103,9 +103,10 @@ _ALLOWED_PUNCT = set(".,;:!?'\"()[]-/%·×*+=<>→−–—’‘“”…^|~_{}
 STEM_LEN = 6
 
 
-def tokens(text: str) -> list[str]:
+@lru_cache(maxsize=1 << 14)  # pure; each guard asks again for the same answer's words
+def tokens(text: str) -> tuple[str, ...]:
     """Lower-cased word tokens (unicode letters and digits; hyphenated words stay whole)."""
-    return [t.lower() for t in _TOKEN.findall(text)]
+    return tuple(t.lower() for t in _TOKEN.findall(text))
 
 
 def is_number(tok: str) -> bool:
@@ -180,6 +181,7 @@ _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _RELATION_SYMBOLS = re.compile(r"[=≠≈<>≤≥→←⇒]")
 
 
+@lru_cache(maxsize=4096)  # pure; the stuffing check asks twice for the same text
 def list_stats(text: str) -> ListStats:
     toks = _list_words(text)
     fw = sum(1 for t in toks if t in FUNCTION_WORDS)

@@ -238,6 +238,18 @@ def test_an_inflected_word_of_the_target_keeps_an_answer_on_topic(grader) -> Non
     assert Flag.OFF_TOPIC in _run(grader, off, target).flags
 
 
+def test_a_worked_formula_is_not_off_topic(grader) -> None:  # type: ignore[no-untyped-def]
+    # a correct answer in a CS-course probe, in symbols the reference spells out in words
+    target = _target("lf", "What is the load factor of a hash table, and why does it matter?",
+                     "The load factor is the number of stored entries divided by the number of buckets; as it grows, "
+                     "collisions become more frequent and operations slow down, so the table is resized.")
+    answer = ("alpha = n/m; with chaining expected chain length = alpha, unsuccessful search ~ 1 + alpha => keep "
+              "alpha <= ~0.75 by doubling m.")
+    assert Flag.OFF_TOPIC not in _run(grader, answer, target).flags
+    off = "My favourite way to make bread is a long cold fermentation with a little yeast."
+    assert Flag.OFF_TOPIC in _run(grader, off, target).flags
+
+
 def test_terse_technical_answer_is_neither_gibberish_nor_off_topic(grader) -> None:  # type: ignore[no-untyped-def]
     report = _run(grader, "320 KiB per token: 2·80·8·128·2 with GQA.", KV)
     assert not {Flag.GIBBERISH, Flag.OFF_TOPIC} & set(report.flags)
@@ -475,6 +487,17 @@ def test_commas_inside_brackets_separate_arguments_not_items(grader) -> None:  #
                "before Cid because equal keys keep their input order")
     assert Flag.STUFFING not in _run(grader, example, target).flags
     assert Flag.STUFFING in _run(grader, "stable, equal keys, order, input, output, sorting, records", target).flags
+
+
+def test_a_few_terms_inside_prose_are_no_term_list(grader) -> None:  # type: ignore[no-untyped-def]
+    # a correct hedged answer in a CS-course probe: three bare items, then a long clause that relates them
+    target = _target("tcp", "What is the purpose of TCP's three-way handshake?",
+                     "It establishes a TCP connection: the client sends SYN, the server replies SYN-ACK, and the "
+                     "client sends ACK, so both sides agree on initial sequence numbers.")
+    answer = ("I think it's SYN, SYN-ACK, ACK, and its point is to set up the connection so both sides know each "
+              "other's starting sequence numbers and know the other side can receive. That's how I remember it.")
+    assert Flag.STUFFING not in _run(grader, answer, target).flags
+    assert Flag.STUFFING in _run(grader, "SYN, SYN-ACK, ACK, sequence numbers, connection, ports", target).flags
 
 
 def test_a_sentence_of_verbs_is_no_term_list(grader) -> None:  # type: ignore[no-untyped-def]

@@ -164,6 +164,12 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
     ("a unit beside a change word is what changes (found with a probe of the bank's items)",
      "fewer tokens to compute via prefix caching", "the fix is more compute", NO_CONTRA),
     ("less against more of the same", "we would need less compute", "the fix is more compute", CONTRA),
+    ("a 'since' reason stays apart from its claim (found with a CS-course probe)",
+     "When passed by value, nothing the function does to the parameter can affect the caller's variable, since "
+     "it's only a copy.", "Pass-by-value gives the function a copy of the argument", NO_CONTRA),
+    ("a short 'but' clause stays apart from the claim before it (a SemEval training answer graded correct)",
+     "because the battery is in the closed path but the bulb is not",
+     "The bulb is not in the closed path containing the battery", NO_CONTRA),
     ("LIFO and FIFO swapped (a misconception in a CS-course probe)", "A stack is FIFO and a queue is LIFO",
      "A stack is LIFO: items are pushed and popped at the top", CONTRA),
     ("'last in, first out' is LIFO", "a stack is last-in, first-out", "a stack is LIFO", AGREE),

@@ -73,6 +73,7 @@ STUFF_MIN_WORDS = 6
 STUFF_FUNCTION_RATIO = 0.12  # relating words (of, is, the, because...) per word; prose is ~0.3-0.5
 STUFF_TERM_SEGMENTS = 4
 STUFF_TERM_SEGMENT_SHARE = 0.7
+STUFF_TERM_WORD_SHARE = 0.5  # ... holding this share of the words ("it's SYN, SYN-ACK, ACK, and its point is ...")
 STUFF_REPEAT = 4
 STUFF_REPEAT_SHARE = 0.3
 STUFF_REPEAT_FUNCTION_RATIO = 0.2  # repetition counts only in text this poor in relating words
@@ -207,7 +208,8 @@ def _is_term_list(text: str, function_ratio: float = STUFF_FUNCTION_RATIO) -> bo
         return False  # a worked calculation ("2 x 80 layers x 8 KV heads x ...") or a formula is no term list
     if st.function_ratio <= function_ratio:
         return True
-    if st.segments >= STUFF_TERM_SEGMENTS and st.term_segments / st.segments >= STUFF_TERM_SEGMENT_SHARE:
+    if (st.segments >= STUFF_TERM_SEGMENTS and st.term_segments / st.segments >= STUFF_TERM_SEGMENT_SHARE
+            and st.term_words >= STUFF_TERM_WORD_SHARE * st.words):
         return True
     return (st.top_repeat >= STUFF_REPEAT and st.repeat_share >= STUFF_REPEAT_SHARE
             and st.function_ratio <= STUFF_REPEAT_FUNCTION_RATIO)
@@ -364,7 +366,9 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
     if non_english:
         off = not other_script and best < OFF_TOPIC_SIM_NON_ENGLISH
     else:
-        off = len(tokens(b.clean_answer)) >= OFF_TOPIC_MIN_WORDS and (
+        # a worked formula ("alpha = n/m; chain length = alpha") is on topic in symbols an English model misses
+        formula = len(_OPERATION.findall(b.clean_answer)) >= GIB_OPERATIONS_EXEMPT
+        off = len(tokens(b.clean_answer)) >= OFF_TOPIC_MIN_WORDS and not formula and (
             best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared))
     if off:
         b.flag(Flag.OFF_TOPIC, CAP_ZERO)

@@ -103,8 +103,8 @@ def _clauses(text: str) -> tuple[Clause, ...]:
             adjunct = (tok == "without" and nxt.endswith("ing") and bool(groups[-1])) or (tok == "if" and i > 0)
             # "peek reads the top without removing it": the manner is a claim apart from the reading;
             # "it only works if replicas are equal": the condition is no claim at all
-            if tok == "," and is_negation(nxt):
-                boundary = False  # "throughput, not speed" stays one clause
+            if tok == "," and nxt in {"not", "no", "never"}:
+                boundary = False  # "throughput, not speed" stays one clause ("..., nothing X does" is a new one)
             if tok in {"and", "or"} and _same_family(prev, nxt):
                 boundary = False  # "prefill and decode GPUs" is one noun phrase
             if tok == "and" and pair_open:
@@ -120,7 +120,8 @@ def _clauses(text: str) -> tuple[Clause, ...]:
                 groups[-1].append(tok)
                 pair_open = pair_open or tok in PAIR_OPENERS
         groups = [g for g in groups if g]
-        if toks and toks[0] in CONDITIONS and len(groups) > 1:  # "if the string is longer, the pitch is lower"
+        if toks and toks[0] in CONDITIONS and len(groups) > 1 and groups[1][0] not in STATEMENT_OPENERS:
+            # "if the string is longer, the pitch is lower"
             groups[:2] = [[*groups[0], JOIN, *groups[1]]]  # the condition belongs to its claim
         groups = _merge_short(groups)
         parts = [_clause(words) for words in groups]
@@ -140,7 +141,9 @@ def _merge_short(groups: list[list[str]]) -> list[list[str]]:
     out: list[list[str]] = []
     carry: list[str] = []
     for words in groups:
-        if sum(1 for w in words if _content(w)) < MIN_CLAUSE_STEMS and words[0] != "without":
+        # a "without ..." or "since ..." clause stays apart: merged, it lends its words to another claim
+        if (sum(1 for w in words if _content(w)) < MIN_CLAUSE_STEMS and words[0] != "without"
+                and words[0] not in STATEMENT_OPENERS):
             if out:
                 out[-1] = [*out[-1], JOIN, *words]
             else:

@@ -162,6 +162,7 @@ class ListStats:
     words: int  # word-like tokens
     function_ratio: float  # relating words (function words, relating verbs) / word-like tokens
     term_segments: int  # comma/newline separated segments that are bare terms
+    term_words: int  # the words in those segments
     segments: int
     top_repeat: int  # occurrences of the most repeated content token
     repeat_share: float  # that count / content tokens
@@ -188,7 +189,7 @@ def list_stats(text: str) -> ListStats:
     # a comma inside brackets separates arguments, not items: "(Bob,3) (Ann,1)", "f(a, b)"
     flat = _BRACKETED.sub(lambda m: m.group(0).replace(",", " "), text)
     segs = [s for s in re.split(r"[,;\n|•]+", flat) if s.strip()]
-    term_segs = 0
+    term_segs = term_words = 0
     for seg in segs:
         st = _list_words(seg)
         if len(st) > LIST_TERM_WORDS:  # a clause, where a verb relates ("reduce bandwidth"), not a term ("row split")
@@ -200,12 +201,13 @@ def list_stats(text: str) -> ListStats:
         fw += verbs
         if st and not verbs and not any(t in FUNCTION_WORDS for t in st) and not _NOTATION.search(seg):
             term_segs += 1
+            term_words += len(st)
     fw += len(_RELATION_SYMBOLS.findall(text))  # "equal counts ≠ equal tokens"
     content = [t for t in toks if t not in FUNCTION_WORDS and t not in COORDINATORS and t not in UNITS]
     counts = Counter(content)
     top = max(counts.values()) if counts else 0
     return ListStats(
-        words=len(toks), function_ratio=fw / len(toks) if toks else 0.0, term_segments=term_segs,
+        words=len(toks), function_ratio=fw / len(toks) if toks else 0.0, term_segments=term_segs, term_words=term_words,
         segments=len(segs), top_repeat=top, repeat_share=top / len(content) if content else 0.0,
     )
 

@@ -228,23 +228,23 @@ def test_off_topic_scores_zero(grader, answer: str) -> None:  # type: ignore[no-
     assert report.cap == 0.0
 
 
-def test_an_inflected_word_of_the_target_keeps_an_answer_on_topic(grader) -> None:  # type: ignore[no-untyped-def]
-    # a partly right answer in a CS-course probe: "orders" and "come" are the reference's "ordering" and "comes"
-    target = _target("topo", "What is a topological sort, and when does one exist?",
-                     "A topological sort is a linear ordering of the vertices of a directed graph such that for every "
-                     "edge u -> v, u comes before v. It exists if and only if the graph is a DAG.")
-    assert Flag.OFF_TOPIC not in _run(grader, "It orders tasks so that dependencies come first.", target).flags
-    off = "My favourite way to make bread is a long cold fermentation with a little yeast."
-    assert Flag.OFF_TOPIC in _run(grader, off, target).flags
-
-
-def test_a_worked_formula_is_not_off_topic(grader) -> None:  # type: ignore[no-untyped-def]
-    # a correct answer in a CS-course probe, in symbols the reference spells out in words
-    target = _target("lf", "What is the load factor of a hash table, and why does it matter?",
-                     "The load factor is the number of stored entries divided by the number of buckets; as it grows, "
-                     "collisions become more frequent and operations slow down, so the table is resized.")
-    answer = ("alpha = n/m; with chaining expected chain length = alpha, unsuccessful search ~ 1 + alpha => keep "
-              "alpha <= ~0.75 by doubling m.")
+@pytest.mark.parametrize(("question", "reference", "answer"), [
+    # a partly right answer: "orders" and "come" are the reference's "ordering" and "comes"
+    ("What is a topological sort, and when does one exist?",
+     "A topological sort is a linear ordering of the vertices of a directed graph such that for every edge u -> v, "
+     "u comes before v. It exists if and only if the graph is a DAG.",
+     "It orders tasks so that dependencies come first."),
+    # a correct answer in symbols the reference spells out in words
+    ("What is the load factor of a hash table, and why does it matter?",
+     "The load factor is the number of stored entries divided by the number of buckets; as it grows, collisions "
+     "become more frequent and operations slow down, so the table is resized.",
+     "alpha = n/m; with chaining expected chain length = alpha, unsuccessful search ~ 1 + alpha => keep alpha <= "
+     "~0.75 by doubling m."),
+], ids=["an inflected word of the target", "a worked formula"])
+def test_answers_in_other_words_or_symbols_are_on_topic(  # type: ignore[no-untyped-def]
+        grader, question: str, reference: str, answer: str) -> None:
+    # found with a CS-course probe; an unrelated answer is still off-topic
+    target = _target("other-words", question, reference)
     assert Flag.OFF_TOPIC not in _run(grader, answer, target).flags
     off = "My favourite way to make bread is a long cold fermentation with a little yeast."
     assert Flag.OFF_TOPIC in _run(grader, off, target).flags
@@ -479,25 +479,27 @@ def test_telegraphic_notes_relate_their_terms(grader, question: str, notes: str)
     assert Flag.STUFFING in _run(grader, terms, target).flags
 
 
-def test_commas_inside_brackets_separate_arguments_not_items(grader) -> None:  # type: ignore[no-untyped-def]
-    # a correct worked example written for a CS-course probe: its tuples were counted as seven bare list items
-    target = _target("stable", "What does it mean for a sorting algorithm to be stable?",
-                     "Records with equal keys keep their original relative order in the sorted output.")
-    example = ("input (by key): (Bob,3) (Ann,1) (Cid,3) -> stable sort: (Ann,1) (Bob,3) (Cid,3) // Bob stays "
-               "before Cid because equal keys keep their input order")
-    assert Flag.STUFFING not in _run(grader, example, target).flags
-    assert Flag.STUFFING in _run(grader, "stable, equal keys, order, input, output, sorting, records", target).flags
-
-
-def test_a_few_terms_inside_prose_are_no_term_list(grader) -> None:  # type: ignore[no-untyped-def]
-    # a correct hedged answer in a CS-course probe: three bare items, then a long clause that relates them
-    target = _target("tcp", "What is the purpose of TCP's three-way handshake?",
-                     "It establishes a TCP connection: the client sends SYN, the server replies SYN-ACK, and the "
-                     "client sends ACK, so both sides agree on initial sequence numbers.")
-    answer = ("I think it's SYN, SYN-ACK, ACK, and its point is to set up the connection so both sides know each "
-              "other's starting sequence numbers and know the other side can receive. That's how I remember it.")
+@pytest.mark.parametrize(("question", "reference", "answer", "terms"), [
+    # a worked example: its tuples were counted as seven bare list items
+    ("What does it mean for a sorting algorithm to be stable?",
+     "Records with equal keys keep their original relative order in the sorted output.",
+     "input (by key): (Bob,3) (Ann,1) (Cid,3) -> stable sort: (Ann,1) (Bob,3) (Cid,3) // Bob stays before Cid "
+     "because equal keys keep their input order",
+     "stable, equal keys, order, input, output, sorting, records"),
+    # a hedged answer: three bare items, then a long clause that relates them
+    ("What is the purpose of TCP's three-way handshake?",
+     "It establishes a TCP connection: the client sends SYN, the server replies SYN-ACK, and the client sends ACK, "
+     "so both sides agree on initial sequence numbers.",
+     "I think it's SYN, SYN-ACK, ACK, and its point is to set up the connection so both sides know each other's "
+     "starting sequence numbers and know the other side can receive. That's how I remember it.",
+     "SYN, SYN-ACK, ACK, sequence numbers, connection, ports"),
+], ids=["commas inside brackets", "a few terms inside prose"])
+def test_terms_a_correct_answer_relates_are_no_term_list(  # type: ignore[no-untyped-def]
+        grader, question: str, reference: str, answer: str, terms: str) -> None:
+    # correct answers written for a CS-course probe; the bare terms alone are still a list
+    target = _target("related", question, reference)
     assert Flag.STUFFING not in _run(grader, answer, target).flags
-    assert Flag.STUFFING in _run(grader, "SYN, SYN-ACK, ACK, sequence numbers, connection, ports", target).flags
+    assert Flag.STUFFING in _run(grader, terms, target).flags
 
 
 def test_a_sentence_of_verbs_is_no_term_list(grader) -> None:  # type: ignore[no-untyped-def]

@@ -366,10 +366,11 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
     if non_english:
         off = not other_script and best < OFF_TOPIC_SIM_NON_ENGLISH
     else:
-        # a worked formula ("alpha = n/m; chain length = alpha") is on topic in symbols an English model misses
+        # a worked formula ("alpha = n/m; chain length = alpha") shares its words in symbols an English model
+        # misses; far from every target text ("grade = 10/10 -> full marks"), it is off-topic all the same
         formula = len(_OPERATION.findall(b.clean_answer)) >= GIB_OPERATIONS_EXEMPT
-        off = len(tokens(b.clean_answer)) >= OFF_TOPIC_MIN_WORDS and not formula and (
-            best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared))
+        off = len(tokens(b.clean_answer)) >= OFF_TOPIC_MIN_WORDS and (
+            best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared and not formula))
     if off:
         b.flag(Flag.OFF_TOPIC, CAP_ZERO)
         return b.report()

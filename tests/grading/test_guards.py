@@ -10,8 +10,9 @@ import pytest
 
 from coach.grading.auto_rubric import auto_target
 from coach.grading.embedding import EmbeddingGrader
-from coach.grading.guards import CAP_QUESTION_COPY, CAP_STUFFING, STUFF_FUNCTION_RATIO, GuardReport, assess
+from coach.grading.guards import CAP_QUESTION_COPY, CAP_STUFFING, GuardReport, assess
 from coach.grading.guards_lexical import is_junk_token, list_stats
+from coach.grading.guards_stuffing import STUFF_FUNCTION_RATIO
 from coach.grading.score import Dimension, Flag
 from coach.grading.target import CriterionSpec, GradingTarget
 

@@ -5,10 +5,11 @@ question read back, filler around a correct core. `assess` inspects an answer be
 returns a `GuardReport`: flags, a cap on the score, plain notes for the candidate, the answer with filler
 removed (`clean_answer`, which the scorer may grade instead), and the criteria the answer contradicts.
 
-Guards: gibberish, off-topic, padding, keyword stuffing, question copy, negation / swapped relations, other
-language. All thresholds are the named constants below; nothing is random. Thresholds were tuned on the
-development sets (/work/heldout/dev.csv, dev2.csv, dev3.csv) and the unit tests for catching gaming, and on
-training answers for false alarms: those graded correct (800 SemEval-2013 train, 500 SAF train; a guard that
+Guards: gibberish, off-topic, padding, keyword stuffing (guards_stuffing.py), question copy, negation / swapped
+relations (guards_negation.py), other language. All thresholds are named constants; nothing is random. They
+were tuned on the development sets (/work/heldout/dev.csv, dev2.csv, dev3.csv) and the unit tests for catching
+gaming; on correct answers written to probe for false alarms (/work/heldout/probes); and on training answers for
+false alarms: those graded correct (800 SemEval-2013 train, 500 SAF train; a guard that
 fires there punishes a right answer) and the Pearson of 2,000 SemEval-2013 and 1,476 SAF training answers with
 and without each guard; and the 663 DigiKlausur neural-network exam answers (`coach eval digiklausur`). Never on
 the held-out file or on Mohler.
@@ -21,13 +22,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 import numpy as np
 
 from coach.grading.guard_vectors import GuardVectors, StandaloneVectors
 from coach.grading.guards_clauses import Clause
 from coach.grading.guards_lexical import (
+    FORMULA_OPERATIONS,
+    OPERATION,
     VAGUE_WORDS,
     base_form,
     base_forms,
@@ -41,6 +43,13 @@ from coach.grading.guards_lexical import (
 )
 from coach.grading.guards_negation import contradiction_votes, topic_stems
 from coach.grading.guards_relation import relation_vote
+from coach.grading.guards_stuffing import (
+    STUFF_LIST_SENTENCE_WORDS,
+    STUFF_SENTENCE_FUNCTION_RATIO,
+    asks_for_list,
+    is_labelled_contrast,
+    is_term_list,
+)
 from coach.grading.score import Flag
 from coach.grading.target import CriterionSpec, GradingTarget
 from coach.grading.text import sentences
@@ -53,7 +62,6 @@ VAGUE_BASES = frozenset(base_form(w) for w in VAGUE_WORDS)
 GIB_JUNK_RATIO = 0.5  # share of tokens that are no words (keyboard runs, no vowels, repeated letters)
 GIB_SYMBOL_RATIO = 0.45  # share of non-space characters that are symbols
 GIB_NUMBERS_EXEMPT = 3  # distinct numbers that make a symbol-heavy text notation rather than noise
-GIB_OPERATIONS_EXEMPT = 2  # ... or operations (operand, operator, operand; or f(x)): code and formulas
 GIB_MIN_TOKENS_FOR_REPEAT = 6
 GIB_MAX_DISTINCT = 2  # six tokens or more drawn from at most two distinct ones ("mla mla mla ...")
 # off-topic: best cosine of the answer (whole or any sentence) to the question, reference or phrasings
@@ -69,17 +77,6 @@ PAD_WORD_RELATIVE = 0.40
 PAD_FLAG_SHARE = 0.3  # flag when filler is at least this share of the answer's words
 PAD_FLAG_MIN_SENTENCES = 2
 # keyword stuffing
-STUFF_MIN_WORDS = 6
-STUFF_FUNCTION_RATIO = 0.12  # relating words (of, is, the, because...) per word; prose is ~0.3-0.5
-STUFF_TERM_SEGMENTS = 4
-STUFF_TERM_SEGMENT_SHARE = 0.7
-STUFF_TERM_WORD_SHARE = 0.5  # ... holding this share of the words ("it's SYN, SYN-ACK, ACK, and its point is ...")
-STUFF_REPEAT = 4
-STUFF_REPEAT_SHARE = 0.3
-STUFF_REPEAT_FUNCTION_RATIO = 0.2  # repetition counts only in text this poor in relating words
-STUFF_ARITHMETIC_EXEMPT = 2  # operators (x, ·, =, ≈, →, vs) that make a text a calculation, not a list
-STUFF_LIST_SENTENCE_WORDS = 8  # a sentence this long that is a bare term list is stripped from a longer answer
-STUFF_SENTENCE_FUNCTION_RATIO = 0.06  # ... judged stricter: terse prose ("ESN provides structure for RNNs") is no list
 # question copy
 QC_MIN_STEMS = 3
 QC_COPY_SHARE = 0.6  # share of the answer's content words taken from the question
@@ -173,7 +170,7 @@ def _is_gibberish(answer: str, b: _Builder) -> bool:
     js = junk_stats(answer)
     b.signals.update(junk_ratio=js.junk_ratio, symbol_ratio=js.symbol_ratio)
     numeric = len(set(_NUMBER.findall(answer))) >= GIB_NUMBERS_EXEMPT  # "~42.9% (p=4, m=4 → 3/7)" is notation
-    notation = (numeric or len(_OPERATION.findall(answer)) >= GIB_OPERATIONS_EXEMPT  # "O(n^2)", "a[i] += x"
+    notation = (numeric or len(OPERATION.findall(answer)) >= FORMULA_OPERATIONS  # "O(n^2)", "a[i] += x"
                 or _is_expression(answer))
     if js.tokens == 0 or js.junk_ratio >= GIB_JUNK_RATIO or (js.symbol_ratio >= GIB_SYMBOL_RATIO and not notation):
         return True
@@ -190,94 +187,24 @@ def _is_expression(text: str) -> bool:
 _EXPRESSION = re.compile(r"[\w\s()\[\]{}^*&+\-=<>!/.,:;|~%'¬∧∨≡⊕→↔≠≤≥∈∪∩·×]+")  # with logic and set notation
 _SYMBOL_RUN = re.compile(r"([^\w\s])\1\1")
 
-# Operators and comparisons that relate quantities: a calculation or a terse comparison, not a term list.
-_ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=≈~→<>≤≥]|\bvs\b|\d\s?x\b|\d/\d|\s/\s")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
-# Code and formulas: an operator between two operands, or a name applied to arguments. A hyphen counts only
-# spaced ("n - 1": "memory-bound" is a word), a slash only spaced or before a number ("TB/s" is a unit).
-_OPERATION = re.compile(
-    r"[\w\])]\s*(?:==|!=|<=|>=|->|\+\+|\+=|-=|[+*^%<>=∧∨≡⊕↔≠≤≥∈∪∩]|\s[-/]\s|/(?=\s*[\d(]))\s*[\w(\[$\\&*¬]"
-    r"|\b[A-Za-z_]\w*\((?=[^()]*\))"
-)
-
-
-def _is_term_list(text: str, function_ratio: float = STUFF_FUNCTION_RATIO) -> bool:
-    st = list_stats(text)
-    if (st.words < STUFF_MIN_WORDS or len(_ARITHMETIC.findall(text)) >= STUFF_ARITHMETIC_EXEMPT
-            or len(_OPERATION.findall(text)) >= GIB_OPERATIONS_EXEMPT):
-        return False  # a worked calculation ("2 x 80 layers x 8 KV heads x ...") or a formula is no term list
-    if st.function_ratio <= function_ratio:
-        return True
-    if (st.segments >= STUFF_TERM_SEGMENTS and st.term_segments / st.segments >= STUFF_TERM_SEGMENT_SHARE
-            and st.term_words >= STUFF_TERM_WORD_SHARE * st.words):
-        return True
-    return (st.top_repeat >= STUFF_REPEAT and st.repeat_share >= STUFF_REPEAT_SHARE
-            and st.function_ratio <= STUFF_REPEAT_FUNCTION_RATIO)
-
-
-# "Name the 3 service classes", "State at least 4 differences", "List the phases", "Discuss 3 methods", "What
-# are the main advantages of X?", "Write down all reserved addresses", "Write it in pseudo code": a list (or
-# terse code lines) is the answer asked for.
-# "list" the verb, not the noun: "What is a linked list?" asks for an explanation.
-_ASKS_FOR_LIST = re.compile(
-    r"(?:^|[.?!:]\s+)(?:please\s+)?(?:list|enumerate)\b|\bat least (?:\d+|two|three|four|five)\b"
-    r"|\b(?:name|state|give|mention|identify|list|discuss|describe|explain|compare)\s+(?:the\s+)?"
-    r"(?:\d+|two|three|four|five|six|several)\b|\bwrite[\s-]+down\b"
-    r"|\bpseudo[\s-]?code\b|\b(?:what|which)\s+are\s+(?:the\s+)?(?:\d+|two|three|four|five|six)\b"
-    r"|\b(?:what|which)\s+are\s+(?:the\s+)?(?:\w+\s+){0,2}(?:advantages|disadvantages|benefits|drawbacks|"
-    r"types|kinds|steps|stages|phases|components|properties|characteristics|operations|examples)\b"
-    # "What operations does a stack support?", "Which tensors does TP shard?": a plural asked for. The verb after
-    # it says it is a noun ("which parallelism needs" is not); no "-ing" word before it ("what adding replicas
-    # does"), and not "axis", "bus", "class".
-    r"|\b(?:what|which)\s+(?:[a-z-]+(?<!ing)\s+)?[a-z-]{2,}[^siu\W]s\s+(?:does|do|did|can|could|should|must|will|"
-    r"would|are|were|have)\b",
-    re.IGNORECASE,
-)
 
 
 def _check_stuffing(target: GradingTarget, b: _Builder) -> None:
-    if _ASKS_FOR_LIST.search(target.question) or _is_labelled_contrast(b.clean_answer, target.question):
+    if asks_for_list(target.question) or is_labelled_contrast(b.clean_answer, target.question):
         return
     text = b.clean_answer
     st = list_stats(text)
     b.signals.update(function_ratio=st.function_ratio, repeat_share=st.repeat_share)
-    if _is_term_list(text):
+    if is_term_list(text):
         b.flag(Flag.STUFFING, CAP_STUFFING)
         return
     spans = sentences(text)
     lists = [s for s in spans if len(tokens(s)) >= STUFF_LIST_SENTENCE_WORDS
-             and _is_term_list(s, STUFF_SENTENCE_FUNCTION_RATIO)]
+             and is_term_list(s, STUFF_SENTENCE_FUNCTION_RATIO)]
     if lists and len(lists) < len(spans):
         b.clean_answer = " ".join(s for s in spans if s not in lists)
         b.flag(Flag.STUFFING, 1.0, "A bare list of terms in your answer was not graded; the rest was.")
-
-
-# "stack: automatic, local variables; heap: dynamic, new/delete": each term tied to a thing the question names
-_LABEL = re.compile(r"(?:^|[;.\n]\s*)([A-Za-z][\w\- ]{0,30}?)\s*:\s")
-
-
-@lru_cache(maxsize=4096)  # one question, many answers
-def _names_in(question: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The question's content stems, and the initials of its runs of two or three words ("tp" for "tensor
-    parallelism")."""
-    words = re.findall(r"[a-z]+", question.lower())
-    initials = {"".join(w[0] for w in words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)}
-    return content_stems(question), frozenset(initials)
-
-
-def _is_labelled_contrast(text: str, question: str) -> bool:
-    """Whether the answer sets out two or more things the question names, each with its terms after a colon: the
-    colon relates them, so it is a terse contrast, not a list of terms."""
-    asked, initials = _names_in(question)
-    named: set[frozenset[str]] = set()  # the things named, not the labels: "hop 1:", "hop 2:" name one
-    for m in _LABEL.finditer(text):
-        label = m.group(1).strip().lower()
-        stems = content_stems(label)
-        if stems and stems <= asked:
-            named.add(stems)
-        elif label in initials:
-            named.add(frozenset({label}))
-    return len(named) >= 2  # "TP: ..., EP: ..." names "tensor parallelism" and "expert parallelism"
 
 
 def _check_question_copy(target: GradingTarget, q_sim: float, b: _Builder) -> None:
@@ -368,7 +295,7 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
     else:
         # a worked formula ("alpha = n/m; chain length = alpha") shares its words in symbols an English model
         # misses; far from every target text ("grade = 10/10 -> full marks"), it is off-topic all the same
-        formula = len(_OPERATION.findall(b.clean_answer)) >= GIB_OPERATIONS_EXEMPT
+        formula = len(OPERATION.findall(b.clean_answer)) >= FORMULA_OPERATIONS
         off = len(tokens(b.clean_answer)) >= OFF_TOPIC_MIN_WORDS and (
             best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared and not formula))
     if off:
@@ -394,7 +321,7 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
             b.signals["filler_share"] = share
             # code or a formula set aside is graded around, not called padding: its words are names the
             # reference does not use, but it answers the question
-            prose = [s for s in filler if _OPERATION.search(s) is None]
+            prose = [s for s in filler if OPERATION.search(s) is None]
             if len(tokens(" ".join(prose))) / words_all >= PAD_FLAG_SHARE and len(prose) >= PAD_FLAG_MIN_SENTENCES:
                 b.flag(Flag.PADDING, 1.0)
 

@@ -177,6 +177,13 @@ def _list_words(text: str) -> list[str]:
     return [t for t in tokens(text) if is_wordlike(t) or t == "a"]
 
 
+# Code and formulas: an operator between two operands, or a name applied to arguments. A hyphen counts only
+# spaced ("n - 1": "memory-bound" is a word), a slash only spaced or before a number ("TB/s" is a unit).
+FORMULA_OPERATIONS = 2  # operations that make a text code or a formula rather than words
+OPERATION = re.compile(
+    r"[\w\])]\s*(?:==|!=|<=|>=|->|\+\+|\+=|-=|[+*^%<>=∧∨≡⊕↔≠≤≥∈∪∩]|\s[-/]\s|/(?=\s*[\d(]))\s*[\w(\[$\\&*¬]"
+    r"|\b[A-Za-z_]\w*\((?=[^()]*\))"
+)
 LIST_TERM_WORDS = 3  # a list item of up to this many words is a term
 _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _RELATION_SYMBOLS = re.compile(r"[=≠≈<>≤≥→←⇒]")

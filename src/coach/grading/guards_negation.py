@@ -56,6 +56,8 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     if len(shared) < NEG_MIN_SHARED or small == 0 or len(shared) / small < NEG_MIN_OVERLAP:
         return 0
     families = {f for f in shared & a.signs.keys() & b.signs.keys() if _comparable(f, a, b)}
+    # how a converse's arguments stand (+1 same sides, -1 swapped, 0 unclear), read once per family
+    turns = {f: orientation(a.sides[f], b.sides[f]) for f in families if f in a.sides and f in b.sides}
     claim = {s for s in shared - topic if not s[:1].isdigit()}  # "instead of the 8 KV heads" is about KV, not 8
     neg_a = sum(1 for head in a.neg_heads if head & claim)
     neg_b = sum(1 for head in b.neg_heads if head & claim)
@@ -69,7 +71,8 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         return 0
     if properties and not orders and not neg_a + neg_b and len(shared) / len(a.stems | b.stems) < PROPERTY_JACCARD:
         return 0  # "the KV cache grows with the sequence" vs "GQA shrinks the cache": two claims about the cache
-    if _negation_alone(families, topic, a, b, neg_a, neg_b) and min(len(a.stems), len(b.stems)) < NEG_ONLY_MIN_STEMS:
+    if (_negation_alone(families, topic, a, b, neg_a, neg_b, turns)
+            and min(len(a.stems), len(b.stems)) < NEG_ONLY_MIN_STEMS):
         return 0  # "a deep copy instead of a shallow copy" does not deny the fragment "(a shallow copy)"
     negating = a if neg_a else b
     wide = bool(negating.stems - (b if negating is a else a).stems)
@@ -87,13 +90,12 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         # "no gap between 4 and the positive" vs "not separated by a gap from 4": the other side is negated
         # too, only on another word; the polarities cannot be compared
         return 0
-    turns = [orientation(a.sides[f], b.sides[f]) for f in families if f in a.sides and f in b.sides]
-    if 0 in turns:
+    if 0 in turns.values():
         return 0  # which way the converse points is unclear
-    swapped = -1 in turns
+    swapped = -1 in turns.values()
     if swapped and a.subject not in b.stems and b.subject not in a.stems:
         return 0  # "postorder visits children before the parent" vs "preorder visits a node before its children"
-    fa, fb = _family_values(families, a, b)
+    fa, fb = _family_values(families, a, b, turns)
     va, vb = va * fa, vb * fb
     if va != vb and families & PRODUCT_FAMILIES and (a.signs.keys() | b.signs.keys()) & PRODUCT_FAMILIES - families:
         # a relation with a term the other side lacks or says of something else: "learning is slow" (said of a
@@ -102,25 +104,24 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     return 1 if va == vb else -1
 
 
-def _negation_alone(families: set[str], topic: frozenset[str], a: Clause, b: Clause, neg_a: int, neg_b: int) -> bool:
+def _negation_alone(families: set[str], topic: frozenset[str], a: Clause, b: Clause, neg_a: int, neg_b: int,
+                    turns: dict[str, int]) -> bool:
     """Whether only a bare negation sets the clauses apart: the polar words they share are the question's own
     and agree (asked about a copy constructor, "a deep copy instead of a shallow copy" denies "shallow", not
     "copy"). Such a negation needs a claim to deny, not a fragment."""
     if not families <= topic or (neg_a + a.negated_context) % 2 == (neg_b + b.negated_context) % 2:
         return False
-    va, vb = _family_values(families, a, b)
+    va, vb = _family_values(families, a, b, turns)
     return va == vb
 
 
-def _family_values(families: set[str], a: Clause, b: Clause) -> tuple[int, int]:
+def _family_values(families: set[str], a: Clause, b: Clause, turns: dict[str, int]) -> tuple[int, int]:
     """The product of each clause's signs over the families; a converse word ("after" for "before") counts with
-    the orientation of its arguments: "A before B" and "B after A" agree."""
+    the orientation of its arguments (`turns`): "A before B" and "B after A" agree."""
     va = vb = 1
     for fam in families:
         va *= a.family_value(fam)
-        vb *= b.family_value(fam)
-        if fam in a.sides and fam in b.sides:
-            vb *= orientation(a.sides[fam], b.sides[fam])
+        vb *= b.family_value(fam) * turns.get(fam, 1)
     return va, vb
 
 

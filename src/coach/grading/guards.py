@@ -28,12 +28,12 @@ import numpy as np
 from coach.grading.guard_vectors import GuardVectors, StandaloneVectors
 from coach.grading.guards_clauses import Clause
 from coach.grading.guards_lexical import (
-    FORMULA_OPERATIONS,
     OPERATION,
     VAGUE_WORDS,
     base_form,
     base_forms,
     content_stems,
+    is_formula,
     is_number,
     junk_stats,
     language_stats,
@@ -170,8 +170,7 @@ def _is_gibberish(answer: str, b: _Builder) -> bool:
     js = junk_stats(answer)
     b.signals.update(junk_ratio=js.junk_ratio, symbol_ratio=js.symbol_ratio)
     numeric = len(set(_NUMBER.findall(answer))) >= GIB_NUMBERS_EXEMPT  # "~42.9% (p=4, m=4 → 3/7)" is notation
-    notation = (numeric or len(OPERATION.findall(answer)) >= FORMULA_OPERATIONS  # "O(n^2)", "a[i] += x"
-                or _is_expression(answer))
+    notation = numeric or is_formula(answer) or _is_expression(answer)  # "O(n^2)", "a[i] += x", "O(n)"
     if js.tokens == 0 or js.junk_ratio >= GIB_JUNK_RATIO or (js.symbol_ratio >= GIB_SYMBOL_RATIO and not notation):
         return True
     return js.tokens >= GIB_MIN_TOKENS_FOR_REPEAT and round(js.distinct_ratio * js.tokens) <= GIB_MAX_DISTINCT
@@ -295,9 +294,8 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
     else:
         # a worked formula ("alpha = n/m; chain length = alpha") shares its words in symbols an English model
         # misses; far from every target text ("grade = 10/10 -> full marks"), it is off-topic all the same
-        formula = len(OPERATION.findall(b.clean_answer)) >= FORMULA_OPERATIONS
         off = len(tokens(b.clean_answer)) >= OFF_TOPIC_MIN_WORDS and (
-            best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared and not formula))
+            best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared and not is_formula(b.clean_answer)))
     if off:
         b.flag(Flag.OFF_TOPIC, CAP_ZERO)
         return b.report()

@@ -184,6 +184,13 @@ OPERATION = re.compile(
     r"[\w\])]\s*(?:==|!=|<=|>=|->|\+\+|\+=|-=|[+*^%<>=∧∨≡⊕↔≠≤≥∈∪∩]|\s[-/]\s|/(?=\s*[\d(]))\s*[\w(\[$\\&*¬]"
     r"|\b[A-Za-z_]\w*\((?=[^()]*\))"
 )
+
+
+def is_formula(text: str) -> bool:
+    """Code or a formula: at least FORMULA_OPERATIONS operations ("alpha = n/m", "a[i] += x")."""
+    return len(OPERATION.findall(text)) >= FORMULA_OPERATIONS
+
+
 LIST_TERM_WORDS = 3  # a list item of up to this many words is a term
 _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _RELATION_SYMBOLS = re.compile(r"[=≠≈<>≤≥→←⇒]")

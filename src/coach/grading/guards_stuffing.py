@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from coach.grading.guards_lexical import FORMULA_OPERATIONS, OPERATION, content_stems, list_stats
+from coach.grading.guards_lexical import content_stems, is_formula, list_stats
 
 STUFF_MIN_WORDS = 6
 STUFF_FUNCTION_RATIO = 0.12  # relating words (of, is, the, because...) per word; prose is ~0.3-0.5
@@ -31,8 +31,7 @@ _ARITHMETIC = re.compile(r"\s[x×·*/]\s|[·×=≈~→<>≤≥]|\bvs\b|\d\s?x\b|
 
 def is_term_list(text: str, function_ratio: float = STUFF_FUNCTION_RATIO) -> bool:
     st = list_stats(text)
-    if (st.words < STUFF_MIN_WORDS or len(_ARITHMETIC.findall(text)) >= STUFF_ARITHMETIC_EXEMPT
-            or len(OPERATION.findall(text)) >= FORMULA_OPERATIONS):
+    if st.words < STUFF_MIN_WORDS or len(_ARITHMETIC.findall(text)) >= STUFF_ARITHMETIC_EXEMPT or is_formula(text):
         return False  # a worked calculation ("2 x 80 layers x 8 KV heads x ...") or a formula is no term list
     if st.function_ratio <= function_ratio:
         return True
@@ -61,8 +60,6 @@ _ASKS_FOR_LIST = re.compile(
     r"would|are|were|have)\b",
     re.IGNORECASE,
 )
-
-
 
 
 def asks_for_list(question: str) -> bool:

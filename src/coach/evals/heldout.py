@@ -93,8 +93,8 @@ def target_builder() -> Callable[[str, str], GradingTarget]:
 
 
 def apply_guards(score: Score, answer_report: object) -> Score:
-    """Apply a GuardReport to a score: contradicted criteria lose their credit, the cap holds, flags and notes
-    are added."""
+    """Apply a GuardReport to a score: contradicted criteria lose their credit, the scale and cap hold, flags
+    and notes are added."""
     from coach.grading.guards import GuardReport
 
     assert isinstance(answer_report, GuardReport)
@@ -111,8 +111,8 @@ def apply_guards(score: Score, answer_report: object) -> Score:
         )
     flags = tuple(dict.fromkeys((*score.flags, *report.flags)))
     notes = tuple(dict.fromkeys((*score.notes, *report.notes)))
-    return score.model_copy(update={"value": min(value, report.cap), "criteria": criteria, "flags": flags,
-                                    "notes": notes})
+    value = min(value * report.scale, report.cap)
+    return score.model_copy(update={"value": value, "criteria": criteria, "flags": flags, "notes": notes})
 
 
 def _credit(verdict: Verdict) -> float:

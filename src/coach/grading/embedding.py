@@ -63,15 +63,16 @@ class Trace:
     cap: float  # the guards' cap
     credit: float  # criterion credit (weighted verdict credit)
     rubric: bool
+    scale: float = 1.0  # the guards' share of the grade that stands (off-topic answers)
 
     def combine(self, model_value: float) -> float:
         """The final score from a model output: rubric targets blend in criterion credit; contradictions
-        scale the model part down; the guards' cap applies last."""
+        scale the model part down; the guards' scale and cap apply last."""
         if self.rubric:
             value = (1 - RUBRIC_BLEND) * model_value * self.factor + RUBRIC_BLEND * self.credit
         else:
             value = model_value * self.factor
-        return float(min(1.0, max(0.0, min(value, self.cap))))
+        return float(min(1.0, max(0.0, min(value * self.scale, self.cap))))
 
 
 def _guards() -> Any:
@@ -173,7 +174,8 @@ class EmbeddingGrader:
         contradicted = sum(r.weight for r in results if r.verdict == Verdict.CONTRADICTED)
         contradicted /= sum(r.weight for r in results) or 1.0
         trace = Trace(features=feats, model=value, factor=1 - contradicted, credit=credit,
-                      cap=report.cap if report is not None else 1.0, rubric=target.from_rubric)
+                      cap=report.cap if report is not None else 1.0, rubric=target.from_rubric,
+                      scale=report.scale if report is not None else 1.0)
         value = trace.combine(value)
         confidence = confidence_of(value, credit, feats.get("knn_vote"), target.from_rubric)
         flags: list[Flag] = [Flag.MISCONCEPTION] if mis_hit else []

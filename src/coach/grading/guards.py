@@ -2,8 +2,9 @@
 
 Embedding similarity rewards answers that *sound* like the reference: term lists, negated statements, the
 question read back, filler around a correct core. `assess` inspects an answer before (or beside) the scorer and
-returns a `GuardReport`: flags, a cap on the score, plain notes for the candidate, the answer with filler
-removed (`clean_answer`, which the scorer may grade instead), and the criteria the answer contradicts.
+returns a `GuardReport`: flags, a cap on the score (and, for off-topic answers, the share of it that stands),
+plain notes for the candidate, the answer with filler removed (`clean_answer`, which the scorer may grade
+instead), and the criteria the answer contradicts.
 
 Guards: gibberish, off-topic, padding, keyword stuffing (guards_stuffing.py), question copy, negation / swapped
 relations (guards_negation.py), other language. All thresholds are named constants; nothing is random. They
@@ -69,6 +70,9 @@ OFF_TOPIC_SIM = 0.2  # below this the answer is off-topic whatever words it shar
 OFF_TOPIC_SIM_SOFT = 0.3  # below this it is off-topic unless it shares a content word with the target
 OFF_TOPIC_SIM_NON_ENGLISH = 0.15  # (Latin-script languages; other scripts are not judged by an English model)
 OFF_TOPIC_MIN_WORDS = 6  # shorter answers ("Nothing will happen.") are too short to judge by embeddings
+# an off-topic answer keeps the share (relevance - ZERO) / (SOFT - ZERO) of its grade: none at or below ZERO, and no
+# cliff where the flag starts. Chosen on training data (SemEval, SAF, DigiKlausur, dev sets) against a cap at zero.
+OFF_TOPIC_ZERO = 0.1
 # padding: a sentence is filler when far from everything the question is about
 PAD_SENTENCE_SIM = 0.36
 PAD_RELATIVE = 0.42  # ... or below this share of the answer's most relevant sentence
@@ -106,12 +110,14 @@ NOTES = {
     Flag.NON_ENGLISH: ("Your answer does not seem to be in English: only the technical terms could be matched, so "
                        "the grade is capped at half marks. Answer in English for a full grade."),
 }
+OFF_TOPIC_REDUCED = "Your answer is mostly about something other than this question, so its grade was reduced."
 
 
 @dataclass(frozen=True)
 class GuardReport:
     flags: tuple[Flag, ...] = ()
     cap: float = 1.0  # the highest score the answer may receive
+    scale: float = 1.0  # the share of the grade that stands (off-topic answers keep less the further off they are)
     notes: tuple[str, ...] = ()
     clean_answer: str = ""  # the answer without filler sentences; grade this one
     negated_criteria: tuple[str, ...] = ()  # ids of criteria the answer contradicts
@@ -132,19 +138,22 @@ class _Builder:
         self.flags: list[Flag] = []
         self.notes: list[str] = []
         self.cap = 1.0
+        self.scale = 1.0
         self.clean_answer = answer
         self.negated: list[str] = []
         self.signals: dict[str, float] = {}
 
-    def flag(self, flag: Flag, cap: float, note: str | None = None) -> None:
+    def flag(self, flag: Flag, cap: float, note: str | None = None, scale: float = 1.0) -> None:
         if flag not in self.flags:
             self.flags.append(flag)
             self.notes.append(note or NOTES[flag])
         self.cap = min(self.cap, cap)
+        self.scale = min(self.scale, scale)
 
     def report(self) -> GuardReport:
         return GuardReport(
-            flags=tuple(self.flags), cap=round(self.cap, 4), notes=tuple(self.notes), clean_answer=self.clean_answer,
+            flags=tuple(self.flags), cap=round(self.cap, 4), scale=round(self.scale, 4), notes=tuple(self.notes),
+            clean_answer=self.clean_answer,
             negated_criteria=tuple(self.negated), signals=tuple(sorted(self.signals.items())),
         )
 
@@ -297,7 +306,11 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
         off = len(tokens(b.clean_answer)) >= OFF_TOPIC_MIN_WORDS and (
             best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared and not is_formula(b.clean_answer)))
     if off:
-        b.flag(Flag.OFF_TOPIC, CAP_ZERO)
+        kept = 0.0 if non_english else (best - OFF_TOPIC_ZERO) / (OFF_TOPIC_SIM_SOFT - OFF_TOPIC_ZERO)
+        if kept > 0:
+            b.flag(Flag.OFF_TOPIC, 1.0, OFF_TOPIC_REDUCED, scale=min(1.0, kept))
+        else:
+            b.flag(Flag.OFF_TOPIC, CAP_ZERO)
         return b.report()
     if non_english:
         b.flag(Flag.NON_ENGLISH, CAP_NON_ENGLISH)

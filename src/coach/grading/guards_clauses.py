@@ -123,6 +123,10 @@ def _clauses(text: str) -> tuple[Clause, ...]:
         if toks and toks[0] in CONDITIONS and len(groups) > 1 and groups[1][0] not in STATEMENT_OPENERS:
             # "if the string is longer, the pitch is lower"
             groups[:2] = [[*groups[0], JOIN, *groups[1]]]  # the condition belongs to its claim
+        for k in range(len(groups) - 2, -1, -1):
+            if _correlative(groups[k]) and _correlative(groups[k + 1]):
+                # "the closer the effort is, the more force it takes": one claim relating two quantities
+                groups[k:k + 2] = [[*groups[k], JOIN, *groups[k + 1]]]
         groups = _merge_short(groups)
         parts = [_clause(words) for words in groups]
         lead = groups[:1]
@@ -154,6 +158,12 @@ def _merge_short(groups: list[list[str]]) -> list[list[str]]:
     if carry:
         out.append(carry)
     return out
+
+
+def _correlative(words: list[str]) -> bool:
+    """A "the more ..." / "the closer ..." half of a correlative comparative."""
+    fam = family_of(words[1]) if len(words) > 1 and words[0] == "the" else None
+    return fam is not None and fam[0] in PRODUCT_FAMILIES
 
 
 def _same_family(a: str, b: str) -> bool:

@@ -31,6 +31,9 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"\bfirst[\s-]+in,?[\s-]+first[\s-]+out\b", " fifo "),
     (r"\bby[\s-]+value\b", " byvalue "),  # the two ways to pass a parameter, named apart from "values"
     (r"\bby[\s-]+reference\b", " byreference "),
+    # "further" as distance only ("goes further", "further from"); "further reduces" means "also reduces"
+    (r"\bfurther(?=\s+(?:from|away|out)\b)|(?<=\bgoes )further\b|(?<=\bgo )further\b|(?<=\btravels )further\b",
+     "farther"),
     (r"\btensor[\s-]*parallel(?:ism)?\b", " tp "),
     (r"\bpipeline[\s-]*parallel(?:ism)?\b", " pp "),
     (r"\bdoes\s+not\b|\bdo\s+not\b|\bdid\s+not\b", " not "),
@@ -42,10 +45,10 @@ PHRASES: tuple[tuple[str, str], ...] = (
 FAMILIES: dict[str, tuple[str, str]] = {
     "up": (
         r"increas\w*|grow\w*|grew|rises?|rising|rose|raises?|raising|more|higher|larger|bigger|greater|longer|"
-        r"doubles?|doubling|twice|exceeds?|overstates?",
+        r"doubles?|doubling|twice|exceeds?|overstates?|farther|farthest",
         r"decreas\w*|reduc\w*|shrinks?|shrinking|shrank|cuts?|cutting|lowers|lowered|lowering|drops?|"
         r"falls?|fell|halves|halved|halving|less|fewer|lower|smaller|saves?|saving|removes?|removing|"
-        r"eliminat\w*|understates?|shorter",
+        r"eliminat\w*|understates?|shorter|closer|nearer",
     ),
     "faster": (r"faster|quicker|speeds?|speed-up|speedup|accelerat\w*", r"slower|slows?|delays?|stalls?"),
     "before": (r"before|earlier|precedes?|preceding", r"after|afterwards|later|follows?|following"),

@@ -94,6 +94,10 @@ def test_examples_move_the_grade(app: typer.Typer, tmp_path: Path) -> None:
         (["id", "question", "reference_answer", "answer"],
          [["a", QUESTION, REFERENCE, "x"], ["a", QUESTION, REFERENCE, "y"]], "row 3: id 'a' repeats row 2"),
         (["id", "question", "reference_answer", "answer"], [["a", QUESTION, "", "x"]], "empty reference_answer"),
+        (["id", "question", "reference_answer", "answer"], [["a", QUESTION, REFERENCE]],
+         "row 2: fewer fields than columns (no answer)"),
+        (["id", "question", "reference_answer", "answer"], [["a", QUESTION, REFERENCE, "x", "y"]],
+         "row 2: more fields than columns"),
     ],
 )
 def test_malformed_input_names_the_problem(app: typer.Typer, tmp_path: Path, header: list[str],

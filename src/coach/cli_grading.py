@@ -58,8 +58,6 @@ def read_input(path: Path) -> list[dict[str, str]]:
             raise InputError(f"{path}: row {n} (id {rid}): empty question")
         if not (r.get("reference_answer") or "").strip():
             raise InputError(f"{path}: row {n} (id {rid}): empty reference_answer")
-        if r.get("answer") is None:
-            raise InputError(f"{path}: row {n} (id {rid}): missing answer field")
     return rows
 
 
@@ -99,6 +97,9 @@ def _read_csv(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
             for n, r in enumerate(reader, start=2):
                 if None in r:
                     raise InputError(f"{path}: row {n}: more fields than columns")
+                short = [c for c in required if r.get(c) is None]
+                if short:  # "1,q,r" is not "1,q,r,": a missing field is a broken row, not an empty answer
+                    raise InputError(f"{path}: row {n}: fewer fields than columns (no {', '.join(short)})")
                 rows.append({k: v if v is not None else "" for k, v in r.items()})
             return rows
     except UnicodeDecodeError as exc:

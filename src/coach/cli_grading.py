@@ -110,12 +110,10 @@ def _read_csv(path: Path, required: Sequence[str]) -> list[dict[str, str]]:
 
 def grade_row(grader: Any, answer: str, target: GradingTarget, judge: Any = None) -> Score:
     """Grade one answer offline, then, when a judge is given, let it review and combine (bounded)."""
-    score: Score = grader.grade(answer, target)
-    if judge is not None:
-        from coach.grading.combine import grade_with_judge
+    from coach.grading.combine import grade_with_judge
 
-        return grade_with_judge([(answer, target, score)], judge)[0]
-    return score
+    score: Score = grader.grade(answer, target)
+    return grade_with_judge([(answer, target, score)], judge)[0]  # with no judge, still screened for injection
 
 
 def grade_command(

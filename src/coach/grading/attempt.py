@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from coach.content.bank import Bank
 from coach.content.render import RenderedItem
+from coach.grading.combine import screen_offline
 from coach.grading.dimensions import ItemResult, ScoreCard, score_card
 from coach.grading.embedding import EmbeddingGrader
 from coach.grading.mcq import grade_mcq
@@ -48,8 +49,9 @@ def grade_attempt(
             score = Score(value=0.0, source="embedding", flags=(Flag.EMPTY,), notes=("Skipped: no answer given.",))
         else:
             target = target_for(bank, item)
-            score = grader.grade(answer.text or "", target)
-            shorts.append((index, answer.text or "", target, score))
+            raw = grader.grade(answer.text or "", target)
+            shorts.append((index, answer.text or "", target, raw))  # the judge review screens it itself
+            score = screen_offline(raw, answer.text or "")
         results[index] = ItemResult(index=index, item=item, answer=answer, score=score)
     if judge is not None and shorts:
         if progress:

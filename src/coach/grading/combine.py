@@ -194,6 +194,12 @@ def combine(
     )
 
 
+def screen_offline(embedding: Score, answer: str) -> Score:
+    """The embedding grade as it stands with the judge off: text addressed to the grader earns nothing and is
+    flagged (a fake "grader note" restating the reference otherwise lifts the matcher's grade)."""
+    return combine(embedding, None, answer=answer)
+
+
 def grade_with_judge(
     rows: Sequence[tuple[str, GradingTarget, Score]], judge: LLMJudge | None, params: CombineParams | None = None
 ) -> list[Score]:

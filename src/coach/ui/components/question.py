@@ -7,6 +7,7 @@ import streamlit as st
 from coach.content.bank import Bank
 from coach.errors import AnswerError
 from coach.grading.attempt import target_for
+from coach.grading.combine import screen_offline
 from coach.grading.mcq import grade_mcq
 from coach.grading.score import Score
 from coach.session.runner import Attempt, Reveal, advance, record
@@ -23,7 +24,7 @@ def _instant_score(attempt: Attempt, bank: Bank) -> Score:
         return grade_mcq(item, None if answer is None or answer.skipped else answer.choice)
     if answer is None or answer.skipped or not answer.text:
         return Score(value=0.0, source="embedding", notes=("Skipped.",))
-    return services.grader().grade(answer.text, target_for(bank, item))
+    return screen_offline(services.grader().grade(answer.text, target_for(bank, item)), answer.text)
 
 
 def show_question(attempt: Attempt, bank: Bank, save: st.delta_generator.DeltaGenerator | None = None) -> Attempt:

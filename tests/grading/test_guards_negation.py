@@ -33,6 +33,10 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
      "the KV cache grows linearly with the sequence length and the batch size",
      "grouped-query attention shrinks the cache", (0, 0)),
     ("an antonym swap", "decode is compute-bound", "decode is memory-bound", CONTRA),
+    ("the two latency metrics swapped", "TTFT mostly reflects the decode phase",
+     "TPOT reflects the decode phase, one token per step of the running batch", CONTRA_ONLY),
+    ("a latency metric spelled out and swapped", "the time per output token covers the prompt's prefill",
+     "TTFT covers queueing plus the prompt's prefill", CONTRA_ONLY),
     # "the X-er ..., the Y-er ..." relates two quantities in one claim (SemEval train: lever, truck and blocks)
     ("a correlative comparative read as one claim", "the smaller the batch is, the lower the decode throughput",
      "the larger the batch, the higher the decode throughput", AGREE),

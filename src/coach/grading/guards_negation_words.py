@@ -34,6 +34,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     # "further" as distance only ("goes further", "further from"); "further reduces" means "also reduces"
     (r"\bfurther(?=\s+(?:from|away|out)\b)|(?<=\bgoes )further\b|(?<=\bgo )further\b|(?<=\btravels )further\b",
      "farther"),
+    (r"\btime[\s-]+to[\s-]+(?:the[\s-]+)?first[\s-]+token\b", " ttft "),  # the two latency metrics, named apart
+    (r"\btime[\s-]+per[\s-]+output[\s-]+token\b|\binter[\s-]?token[\s-]+latency\b|\bitl\b|\btbt\b", " tpot "),
     (r"\btensor[\s-]*parallel(?:ism)?\b", " tp "),
     (r"\bpipeline[\s-]*parallel(?:ism)?\b", " pp "),
     (r"\bdoes\s+not\b|\bdo\s+not\b|\bdid\s+not\b", " not "),
@@ -58,6 +60,7 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "compute-bound": (r"compute-bound", r"memory-bound"),
     "latency-bound": (r"latency-bound", r"bandwidth-bound"),
     "latency": (r"latency|latencies", r"throughput|goodput"),
+    "ttft": (r"ttfts?", r"tpots?"),
     "sequential": (r"sequential\w*|serial\w*|serialized", r"concurrently|parallel|overlap\w*"),
     "within": (r"within|inside|intra", r"across"),
     "tp": (r"tp|tp\d+|tensor", r"pp|pp\d+|pipeline"),
@@ -85,7 +88,7 @@ RELATION_WORDS = frozenset({"before", "after", "precede", "precedes", "preceded"
 # Families whose words combine by sign: "fewer micro-batches grow the bubble" relates two quantities.
 PRODUCT_FAMILIES = frozenset({"up", "faster"})
 # Families that name what a clause is about rather than what it says about it.
-ENTITY_FAMILIES = frozenset({"prefill", "tp", "first", "column", "latency", "left", "byvalue"})
+ENTITY_FAMILIES = frozenset({"prefill", "tp", "first", "column", "latency", "left", "byvalue", "ttft"})
 PAIR_OPENERS = frozenset({"between", "both"})  # their "and" joins two nouns: "between X and Y"
 JOIN = "|"  # where a short clause was merged into its neighbour: negation scope stops here
 LIGHT_VERBS = frozenset(

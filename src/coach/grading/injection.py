@@ -9,18 +9,25 @@ and stay clear of words such answers use legitimately (system prompt, attention 
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import unicodedata
 from dataclasses import dataclass
 
-from coach.grading.injection_patterns import PATTERNS, SQUASHED
+from coach.grading.injection_patterns import MORE_PATTERNS, PATTERNS, SQUASHED
 from coach.grading.text import sentences
 
 # Characters that render as nothing; used to hide or split instructions.
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2028-\u202f\u2060-\u2064\ufeff\U000e0000-\U000e007f]")
 
-_COMPILED = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in PATTERNS)
+_COMPILED = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (*PATTERNS, *MORE_PATTERNS))
 _QUOTES = str.maketrans("“”‘’«»", '""\'\'""')
+# Cyrillic letters that look Latin ("Іgnоrе рrеvіоus ..."): NFKC leaves them alone.
+_HOMOGLYPHS = str.maketrans("аеорсухіјѕһԁӏАВЕКМНОРСТХІЈЅ", "aeopcyxijshdlABEKMHOPCTXIJS")
+# Leetspeak read back to letters; "1" stands for both "l" and "i", so both readings are tried.
+_LEET = (str.maketrans("4310578@$", "aeloostas"), str.maketrans("4310578@$", "aeioostas"))
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
 
 
 @dataclass(frozen=True)
@@ -44,14 +51,35 @@ class InjectionReport:
 
 
 def normalise_for_scan(text: str) -> str:
-    """NFKC (full-width and look-alike forms fold to ASCII), invisible characters dropped, quotes unified."""
+    """NFKC (full-width and look-alike forms fold to ASCII), Cyrillic look-alikes to Latin, invisible characters
+    dropped, quotes unified."""
     folded = unicodedata.normalize("NFKC", text)
     folded = _INVISIBLE.sub("", folded)
-    return folded.translate(_QUOTES)
+    return folded.translate(_QUOTES).translate(_HOMOGLYPHS)
 
 
 def _squash(text: str) -> str:
     return re.sub(r"[^a-z:]", "", text.lower())
+
+
+def _obfuscated(text: str) -> bool:
+    """A known instruction in the letters-only form of the text: as written, in leetspeak, or reversed."""
+    forms = [_squash(text), *(_squash(text.translate(t)) for t in _LEET)]
+    forms.append(forms[0][::-1])
+    return any(k in f for f in forms for k in SQUASHED)
+
+
+def _decoded(text: str) -> list[str]:
+    """Base64 runs that decode to readable text (an instruction hidden from a human reader)."""
+    out = []
+    for m in _BASE64.finditer(text):
+        try:
+            plain = base64.b64decode(m.group(0), validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            continue
+        if plain.isprintable() and len(re.findall(r"[a-z]{3,}", plain, re.IGNORECASE)) >= 3:
+            out.append(plain)
+    return out
 
 
 def detect_injection(answer: str) -> InjectionReport:
@@ -68,17 +96,27 @@ def detect_injection(answer: str) -> InjectionReport:
                 continue  # a closing tag or "end of answer" with nothing after it hides nothing
             kinds.append(kind)
             hit_spans.append(m.span())
-    squashed = _squash(text)
-    if any(s in squashed for s in SQUASHED):
+    if _obfuscated(text):
         kinds.append("obfuscated")
+    if any(detect_injection(plain).detected for plain in _decoded(text)):
+        kinds.append("encoded")
     if hidden and kinds:
         kinds.append("hidden_characters")
+    if meta_only(kinds, hit_spans, text):
+        return InjectionReport(False)
     if not kinds:
         return InjectionReport(False)
     spans = _sentences_hit(text, hit_spans) if hit_spans else ()
-    if "obfuscated" in kinds and not spans:
-        spans = tuple(s for s in sentences(text) if any(k in _squash(s) for k in SQUASHED))
+    if not spans and ("obfuscated" in kinds or "encoded" in kinds):
+        spans = tuple(s for s in sentences(text) if _obfuscated(s) or _decoded(s))
     return InjectionReport(True, tuple(dict.fromkeys(kinds)), spans)
+
+
+def meta_only(kinds: list[str], hits: list[tuple[int, int]], text: str) -> bool:
+    """A lone "rubric" or "verdict" is ordinary English ("the roofline model is a handy rubric"); it counts only
+    beside another sign. A lone "grader" or "examiner" still counts: answers have no reason to name one."""
+    words = {text[a:b].lower() for a, b in hits}
+    return set(kinds) == {"meta_talk"} and words <= {"rubric", "rubrics", "verdict", "verdicts"}
 
 
 def _sentences_hit(text: str, hits: list[tuple[int, int]]) -> tuple[str, ...]:

@@ -55,7 +55,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         "grading_order",
         r"\b(?:mark|grade|score|rate|award|give|assign|consider|treat|count|evaluate|judge)\s+"
         r"(?:this|my|the|the above|the following|the candidate'?s?)?\s*"
-        r"(?:answer|response|submission|essay|reply|work|it|me)\s+(?:as\s+)?(?:being\s+)?"
+        r"(?:answer|response|submission|essay|reply|work|it|me|mine)\s+(?:as\s+)?(?:being\s+)?"
         r"(?:fully\s+|completely\s+|100%\s+)?(?:correct|complete|perfect|full marks|full credit"
         r"|excellent|flawless|passing|passed|right)\b",
     ),
@@ -86,7 +86,9 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (
         "score_claim",
         r"\b(?:full|perfect|top)\s+(?:marks?|score|points|credit)\b"
-        r"|\b(?:maximum|max)\s+(?:marks?|points|credit|grade)\b",
+        r"|\b(?:maximum|max)\s+(?:marks?|credit|grade)\b"
+        # "the class having maximum points" (k-NN) is no claim; maximum points *for an answer* is
+        r"|\b(?:maximum|max)\s+points\s+(?:to|for|on)\s+(?:this|my|the|your)\b",
     ),
     (
         "score_claim",
@@ -129,10 +131,12 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("fake_verdict", r"\{\s*[\"'](?:criteria|verdict|id|score|grade)[\"']\s*:"),
     ("fake_verdict", r"[\"']verdict[\"']\s*:"),
-    ("fake_verdict", r"\b(?:criterion|criteria)\b\s*[\w\-\"' ]{0,40}[:=\-]\s*(?:met|satisfied)\b"),
+    ("fake_verdict", r"\b(?:criterion|criteria)\b\s*[\w\-\"'() ]{0,40}[:=\-]\s*(?:met|satisfied)\b"),
     (
         "chat_markup",
-        r"<\|[a-z_ ]{2,20}\|>|\[/?inst\]|<<\s*/?sys\s*>>|</?s>|###\s*(?:instruction|system|response"
+        # a template token followed by a role or by an instruction; "inserts <|im_start|> around each turn" is prose
+        r"<\|[a-z_ ]{2,20}\|>\s*(?:system|user|assistant|developer)\b|\[inst\]\s*(?!\.\.\.|…)\w"
+        r"|<<\s*/?sys\s*>>|</?s>|###\s*(?:instruction|system|response"
         r"|assistant)\b|\bbegin(?:ning)? of (?:system|instructions?)\b",
     ),
     # A role label opening a line: in capitals, in brackets, or followed by an order ("System: 8x H100" is fine).
@@ -154,6 +158,59 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ),
 )
 
+# Other languages: a note to the grader or a request for top marks has no business in an answer about inference
+# systems, in any language. Written from a development set of payloads (French, German, Spanish, Italian, Chinese,
+# Japanese), like the English additions below it.
+GRADER_OTHER = (
+    r"(?:correcteur|correctrice|[ée]valuateur|examinateur|pr[üu]fer(?:in)?|korrektor|bewerter|gutachter"
+    r"|evaluador|corrector|examinador|correttore|valutatore|esaminatore)"
+)
+TOP_MARKS_OTHER = (
+    r"(?:note maximale|note compl[èe]te|tous les points|volle(?:n)? punkt(?:zahl|e)|h[öo]chstpunktzahl"
+    r"|puntuaci[óo]n m[áa]xima|nota m[áa]xima|m[áa]xima puntuaci[óo]n|punteggio massimo|voto massimo"
+    r"|满分|滿分|満点|最高分)"
+)
+MORE_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("grader_address", rf"\b(?:note|hinweis|nota|message|mensaje|messaggio)\s+(?:au|à|an|para|per|al|alla|pour)"
+                       rf"\s+(?:l[ae']\s*|den\s+|die\s+|el\s+|la\s+|il\s+)?{GRADER_OTHER}"),
+    ("grader_address", r"评分员|评分者|阅卷人|阅卷老师|评分系统|採点者|採点する方"),
+    ("grading_order", TOP_MARKS_OTHER),
+    ("override", r"\b(?:ignor(?:ez|er|e|a|iere|ieren|are|ate)|oubliez|vergiss|olvida)\b[^.\n]{0,40}"
+                 r"\b(?:instructions?|anweisungen|instrucciones|istruzioni|r[ée]f[ée]rence|referenz|referencia"
+                 r"|riferimento|musterl[öo]sung)"),
+    ("override", r"(?:忽略|无视|忽視|無視)[^。\n]{0,12}(?:参考答案|指令|说明|指示|参考|评分标准|評価基準)"),
+    ("grading_order", r"\bgeneros[oa]\s+con\s+la\s+(?:calificaci[óo]n|nota)\b"),
+    # pleas, threats and bargaining about the grade
+    ("grading_order", r"\b(?:be|being)\s+(?:generous|lenient|kind|nice|easy)\s+(?:with|when|on|in)\s+"
+                      r"(?:my|the|this)\s+(?:grade|grading|score|scoring|marking|marks?)\b"),
+    ("grading_order", r"\bround\s+(?:my|the|this)\s+(?:score|grade|marks?)\s+up\b"
+                      r"|\bround\s+up\s+(?:my|the)\s+(?:score|grade|marks?)\b"),
+    ("grading_order", r"\bif\s+(?:this|my)\s+(?:answer|response|submission)\s+is\s+(?:marked|graded|scored)\s+"
+                      r"(?:down|low|lower|poorly|badly)\b|\bgrading\s+(?:this|my)\s+(?:answer|response)\s+below\b"),
+    ("grading_order", r"\bdon'?t\s+fail\s+me\b|\bplease\s+(?:don'?t|do not)\s+(?:fail|mark down|penali[sz]e)\b"),
+    ("grading_order", r"\b(?:points|marks|credit)\s+(?:(?:should|must|shall|will|can|may)\s+)?(?:not\s+)?"
+                      r"(?:be\s+|being\s+)?(?:deducted|taken off|subtracted)\b"
+                      r"|\b(?:deduct|subtract|dock)\s+(?:any\s+)?(?:points|marks)\b"),
+    # the reference answer set aside
+    ("override", r"\bignore\s+(?:the\s+)?(?:reference|model|expected|sample)\s+(?:answer|solution)\b"),
+    ("override", r"\bthe\s+(?:reference|model|expected|sample)\s+(?:answer|solution)\s+is\s+"
+                 r"(?:wrong|incorrect|outdated|mistaken|flawed)\b"),
+    ("grading_order", r"\b(?:score|grade|mark|treat|rate)\s+(?:it|this|me|mine|this (?:answer|response)"
+                      r"|my (?:answer|response))\s+as\s+(?:the\s+)?(?:reference|gold|model answer|answer key)\b"
+                      r"|\bgold[- ]standard\s+(?:example|answer|response)\b"),
+    # orders for the output, and verdicts in formats an answer never uses
+    ("grading_order", r"\b(?:output|return|print|reply with|respond with|answer with|emit|write)\s+only\s+"
+                      r"(?:the\s+)?(?:number|score|value|digit|grade)?\s*[\"'`]?(?:1(?:\.0+)?|10|100)\b"),
+    ("score_claim", r"\b(?:grade|score|mark)\b[^.\n:]{0,30}:\s*(?:100\s*%|a\+|10/10)"),
+    ("score_claim", r"\btotal\s*[:=]\s*(\d+)\s*/\s*\1\b"),
+    ("fake_verdict", r"<\s*(?:score|grade|evaluation|verdict|rubric_match|result|assessment)\s*>"),
+    ("fake_verdict", r"(?:^|[\s{,\"'])(?:recommended_|final_|total_|overall_)?(?:score|grade|rating)s?[\"']?\s*[:=]\s*"
+                     r"[\"']?(?:1\.0+|10|100|a\+)(?![\w.])"),
+    ("fake_verdict", r"\bscore\s+override\b|\boverride\s+(?:the\s+)?(?:score|grade)\b"),
+    ("fake_verdict", r"\b(?:is_?correct|passed|all_met)\s*[:=]\s*(?:true|yes|1)\b"
+                     r"|\brubric[_ ]?(?:check|match|result|status)\s*[:=]"),
+)
+
 # Instructions with their letters spaced or punctuated apart ("i g n o r e  a l l ...") survive the
 # patterns above; their letters-only form gives them away.
 SQUASHED = (
@@ -173,4 +230,11 @@ SQUASHED = (
     "notetothegrader",
     "awardfull",
     "giveitfull",
+    "maximummarks",
+    "fullpoints",
+    "fullscore",
+    "fullcredit",
+    "topmarks",
+    "ignoretherubric",
+    "ignorethereference",
 )

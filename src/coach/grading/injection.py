@@ -45,8 +45,8 @@ class InjectionReport:
         return (
             "The answer contains text addressed to the grader ("
             + ", ".join(k.replace("_", " ") for k in self.kinds)
-            + "). Instructions in an answer earn nothing: the AI judge's opinion was not "
-            "allowed to raise this grade, and the sentences carrying them earned no credit."
+            + "). Instructions in an answer earn nothing: the sentences carrying them earned no credit, "
+            "and an AI judge, when one is on, is not allowed to raise the grade because of them."
         )
 
 

@@ -24,7 +24,9 @@ _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2028-\u202f\u2060-\u2064\ufeff\U0
 _COMPILED = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (*PATTERNS, *MORE_PATTERNS))
 _QUOTES = str.maketrans("“”‘’«»", '""\'\'""')
 # Cyrillic letters that look Latin ("Іgnоrе рrеvіоus ..."): NFKC leaves them alone.
+# Only inside a word that mixes them with Latin letters: a Russian sentence stays Russian for the judge.
 _HOMOGLYPHS = str.maketrans("аеорсухіјѕһԁӏАВЕКМНОРСТХІЈЅ", "aeopcyxijshdlABEKMHOPCTXIJS")
+_MIXED_WORD = re.compile(r"\b(?=\w*[a-zA-Z])(?=\w*[\u0400-\u04ff])\w+\b")
 # Leetspeak read back to letters; "1" stands for both "l" and "i", so both readings are tried.
 _LEET = (str.maketrans("4310578@$", "aeloostas"), str.maketrans("4310578@$", "aeioostas"))
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
@@ -51,11 +53,11 @@ class InjectionReport:
 
 
 def normalise_for_scan(text: str) -> str:
-    """NFKC (full-width and look-alike forms fold to ASCII), Cyrillic look-alikes to Latin, invisible characters
-    dropped, quotes unified."""
+    """NFKC (full-width and look-alike forms fold to ASCII), Cyrillic look-alikes in Latin words to Latin,
+    invisible characters dropped, quotes unified."""
     folded = unicodedata.normalize("NFKC", text)
     folded = _INVISIBLE.sub("", folded)
-    return folded.translate(_QUOTES).translate(_HOMOGLYPHS)
+    return _MIXED_WORD.sub(lambda m: m.group(0).translate(_HOMOGLYPHS), folded.translate(_QUOTES))
 
 
 def _squash(text: str) -> str:
@@ -102,17 +104,15 @@ def detect_injection(answer: str) -> InjectionReport:
         kinds.append("encoded")
     if hidden and kinds:
         kinds.append("hidden_characters")
-    if meta_only(kinds, hit_spans, text):
-        return InjectionReport(False)
-    if not kinds:
+    if not kinds or _meta_only(kinds, hit_spans, text):
         return InjectionReport(False)
     spans = _sentences_hit(text, hit_spans) if hit_spans else ()
-    if not spans and ("obfuscated" in kinds or "encoded" in kinds):
-        spans = tuple(s for s in sentences(text) if _obfuscated(s) or _decoded(s))
+    if "obfuscated" in kinds or "encoded" in kinds:  # the sentences that carry them lose their credit too
+        spans = (*spans, *(s for s in sentences(text) if s not in spans and (_obfuscated(s) or _decoded(s))))
     return InjectionReport(True, tuple(dict.fromkeys(kinds)), spans)
 
 
-def meta_only(kinds: list[str], hits: list[tuple[int, int]], text: str) -> bool:
+def _meta_only(kinds: list[str], hits: list[tuple[int, int]], text: str) -> bool:
     """A lone "rubric" or "verdict" is ordinary English ("the roofline model is a handy rubric"); it counts only
     beside another sign. A lone "grader" or "examiner" still counts: answers have no reason to name one."""
     words = {text[a:b].lower() for a, b in hits}

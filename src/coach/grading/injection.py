@@ -11,24 +11,35 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
 import unicodedata
 from dataclasses import dataclass
 
-from coach.grading.injection_patterns import MORE_PATTERNS, PATTERNS, SQUASHED
+from coach.grading.injection_patterns import (
+    MORE_PATTERNS,
+    OTHER_LANGUAGE_PATTERNS,
+    PATTERNS,
+    SQUASHED,
+    SUBTLE_PATTERNS,
+)
 from coach.grading.text import sentences
 
 # Characters that render as nothing; used to hide or split instructions.
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2028-\u202f\u2060-\u2064\ufeff\U000e0000-\U000e007f]")
 
-_COMPILED = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (*PATTERNS, *MORE_PATTERNS))
+_COMPILED = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (*PATTERNS, *MORE_PATTERNS, *SUBTLE_PATTERNS,
+                                                                            *OTHER_LANGUAGE_PATTERNS))
 _QUOTES = str.maketrans("“”‘’«»", '""\'\'""')
 # Cyrillic letters that look Latin ("Іgnоrе рrеvіоus ..."): NFKC leaves them alone.
 # Only inside a word that mixes them with Latin letters: a Russian sentence stays Russian for the judge.
 _HOMOGLYPHS = str.maketrans("аеорсухіјѕһԁӏАВЕКМНОРСТХІЈЅ", "aeopcyxijshdlABEKMHOPCTXIJS")
 _MIXED_WORD = re.compile(r"\b(?=\w*[a-zA-Z])(?=\w*[\u0400-\u04ff])\w+\b")
 # Leetspeak read back to letters; "1" stands for both "l" and "i", so both readings are tried.
-_LEET = (str.maketrans("4310578@$", "aeloostas"), str.maketrans("4310578@$", "aeioostas"))
+_LEET = (str.maketrans("4310578@$", "aelostbas"), str.maketrans("4310578@$", "aeiostbas"))
+_LEET_WORD = re.compile(r"\b(?=\w*[a-z])\w*\d\w*\b", re.IGNORECASE)  # "7h15", "c0mpl373" (and "H100")
+_TAG_RUN = re.compile("[\U000e0020-\U000e007e]+")
+_ROT13_HINT = re.compile(r"\brot[\s-]?13\b", re.IGNORECASE)
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
 
 
@@ -65,10 +76,33 @@ def _squash(text: str) -> str:
 
 
 def _obfuscated(text: str) -> bool:
-    """A known instruction in the letters-only form of the text: as written, in leetspeak, or reversed."""
+    """A known instruction in the letters-only form of the text (as written, in leetspeak, or reversed), or any
+    pattern in the text read backwards, in leetspeak or, when it says so, in ROT13."""
     forms = [_squash(text), *(_squash(text.translate(t)) for t in _LEET)]
     forms.append(forms[0][::-1])
-    return any(k in f for f in forms for k in SQUASHED)
+    if any(k in f for f in forms for k in SQUASHED):
+        return True
+    readings = [text[::-1]]
+    if len(_LEET_WORD.findall(text)) >= 2:  # "H100" alone is a GPU, not leetspeak; read every digit then
+        readings += [text.translate(table) for table in _LEET]
+    if _ROT13_HINT.search(text):
+        readings.append(codecs.decode(text, "rot13"))
+    return any(_plain_hits(r) for r in readings)
+
+
+def _plain_hits(text: str) -> bool:
+    """Any pattern but a lone word about grading (the same bar as `detect_injection`)."""
+    kinds, hits = [], []
+    for kind, rx in _COMPILED:
+        for m in rx.finditer(text):
+            kinds.append(kind)
+            hits.append(m.span())
+    return bool(kinds) and not _meta_only(kinds, hits, text)
+
+
+def _tag_text(answer: str) -> str:
+    """Text written in Unicode tag characters (invisible; each one mirrors an ASCII character)."""
+    return "".join(chr(ord(c) - 0xE0000) for m in _TAG_RUN.finditer(answer) for c in m.group(0))
 
 
 def _decoded(text: str) -> list[str]:
@@ -100,7 +134,7 @@ def detect_injection(answer: str) -> InjectionReport:
             hit_spans.append(m.span())
     if _obfuscated(text):
         kinds.append("obfuscated")
-    if any(detect_injection(plain).detected for plain in _decoded(text)):
+    if any(detect_injection(plain).detected for plain in (*_decoded(text), _tag_text(answer))):
         kinds.append("encoded")
     if hidden and kinds:
         kinds.append("hidden_characters")
@@ -109,6 +143,9 @@ def detect_injection(answer: str) -> InjectionReport:
     spans = _sentences_hit(text, hit_spans) if hit_spans else ()
     if "obfuscated" in kinds or "encoded" in kinds:  # the sentences that carry them lose their credit too
         spans = (*spans, *(s for s in sentences(text) if s not in spans and (_obfuscated(s) or _decoded(s))))
+        tags = [len(normalise_for_scan(answer[: m.start()])) for m in _TAG_RUN.finditer(answer)]
+        spans = (*spans, *_sentences_hit(text, [(max(0, p - 1), max(1, p)) for p in tags]))  # the sentence before
+        spans = tuple(dict.fromkeys(spans))
     return InjectionReport(True, tuple(dict.fromkeys(kinds)), spans)
 
 

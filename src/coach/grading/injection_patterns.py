@@ -85,7 +85,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     (
         "score_claim",
-        r"\b(?:full|perfect|top)\s+(?:marks?|score|points|credit)\b"
+        r"\b(?:full|perfect|top)\s+(?:marks?|score(?!\s+(?:matri|tensor|vector|comput))|points|credit)\b"
         r"|\b(?:maximum|max)\s+(?:marks?|credit|grade)\b"
         # "the class having maximum points" (k-NN) is no claim; maximum points *for an answer* is
         r"|\b(?:maximum|max)\s+points\s+(?:to|for|on)\s+(?:this|my|the|your)\b",
@@ -211,6 +211,80 @@ MORE_PATTERNS: tuple[tuple[str, str], ...] = (
                      r"|\brubric[_ ]?(?:check|match|result|status)\s*[:=]"),
 )
 
+# Indirect attempts, written from a second development set: claims about the answer's own standing, pleas to
+# read it kindly, orders for the judge's reply, fake notes from staff, and grading records in code or config.
+_SELF = r"(?:this|my|the above|the preceding|the following)\s+(?:answer|response|submission|explanation|solution|text)"
+_STAFF = (r"(?:moderator|teaching assistant|ta|tutor|editor|marker|reviewer|assessor|examiner|evaluator|grader"
+          r"|interviewer|hiring manager|recruiter|recruiting|question author|author of (?:this|the) question"
+          r"|course staff|teaching team|panel)")
+_STANDING = (r"(?:verified|approved|pre-?approved|accepted|confirmed|reviewed|validated|checked|upheld|regraded"
+             r"|adopted|flawless|exemplary|complete|top band|highest|maximum|strong|excellent|perfect)")
+SUBTLE_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("score_claim", rf"\b{_SELF}\s+(?:has|have|was|were|is)\s+(?:already\s+|been\s+)*(?:been\s+)?"
+                    rf"(?:verified|approved|pre-?approved|accepted|confirmed|reviewed|validated|adopted|regraded)\b"),
+    ("score_claim", r"\b(?:already\s+)?(?:reviewed|verified|approved|checked)\s+(?:and\s+found\s+)?"
+                    r"(?:flawless|complete|correct|perfect)\b|\bverified complete\b"),
+    ("score_claim", r"\b(?:every|each|all)\s+(?:expected|required|key|rubric|marking)\s+points?\s+(?:is|are)\s+"
+                    r"(?:addressed|covered|met)\b|\bcovers every (?:expected|required) point\b"),
+    ("score_claim", r"\btop band\b(?!\s+of)|\bhighest (?:band|outcome|grade|mark)\b"
+                    r"|\b(?:was|were|is|been|already|as)\s+pre-?approved\b"),
+    ("score_claim", rf"\b{_SELF}\s+is\s+(?:fully\s+)?(?:correct and complete|excellent|flawless|perfect)\b"
+                    r"|\bthis is the (?:full|complete|perfect) answer\b"
+                    r"|\breviewers? (?:have |has )?(?:already )?confirmed\b"
+                    r"|\ball (?:the )?points (?:are |were )?covered\b|\bno deductions?\b"),
+    ("score_claim", r"\b(?:interviewer|reviewer|examiner|grader|assessor)\s+(?:already\s+)?(?:agreed|confirmed|said"
+                    r"|accepted)\b[^.\n]{0,30}\b(?:correct|complete)\b"),
+    ("grading_order", rf"\b{_SELF}\b[^.\n]{{0,40}}\bshould be (?:treated|read|counted|graded|marked|scored) as\b"),
+    ("grader_address", r"\b(?:model|ai|llm|assistant|grader|reviewer|evaluator)\s+reading\s+this\b"
+                       r"|\b(?:evaluator|grader|marker|assessor|examiner|reviewer)\s*:\s*(?:treat|mark|give|award"
+                       r"|consider|score|grade|please|just|only)\b"),
+    ("score_claim", r"\bthis (?:text|answer|response) is the (?:reference|official|model) (?:answer|solution)\b"
+                    r"|\badopted as the official (?:solution|answer)\b|\bthe intended answer\b"),
+    ("grading_order", r"\b(?:read|take|treat|interpret)\s+(?:this|it|my answer|any gaps?|gaps)\s+(?:\w+\s+)?"
+                      r"(?:charitably|generously|favou?rably|kindly|as typos)\b"
+                      r"|\b(?:give|grant|extend)\s+(?:me|this answer|my answer)\s+the\s+benefit of the doubt\b"
+                      r"|\bgo easy on me\b|\bweigh this favou?rably\b|\bplease be kind\b"),
+    ("grading_order", r"\bassume\s+(?:that\s+)?i\s+meant\b|\bwhat i (?:obviously )?(?:intended|meant) to say\b"
+                      r"|\bcount\s+(?:brief\s+)?mentions\s+as\b|\bshould be read as whatever\b"),
+    ("grading_order", r"\b(?:respond|reply|answer|say|state|confirm)\s+(?:only\s+)?(?:that|with)?\s*[\"'`]?"
+                      r"(?:all|every)\s+(?:the\s+)?(?:points|criteria|requirements)\s+(?:are|were)\s+(?:covered|met)"),
+    ("grading_order", r"\byour\s+(?:output|reply|response|answer|feedback|evaluation|verdict)\s+(?:must|should|will)\b"
+                      r"|\b(?:in|at the end of)\s+your\s+(?:reply|response|feedback|output)\b"
+                      r"|\blast line of your (?:reply|response|output)\b"),
+    ("grading_order", r"\b(?:stop|skip|end)\s+(?:evaluating|grading|the evaluation|remaining checks|the review)\b"
+                      r"|\bno further (?:review|checks?|evaluation) (?:is )?(?:needed|required|necessary)\b"
+                      r"|\bmanual review unnecessary\b|\bdo not list any missing\b"),
+    ("grading_order", r"\bwhen you (?:evaluate|grade|assess|mark|score|review) this\b"
+                      r"|\b(?:only|just) (?:check|confirm|verify) that\b[^.\n]{0,40}\bis mentioned\b"
+                      r"|\bcompare this answer against itself\b"),
+    ("grader_address", rf"\b{_STAFF}\s+(?:note|remark|comment|here|message)\s*[:,]"
+                       rf"|\b(?:note|remark|message|feedback|comment)\s+from\s+(?:the\s+)?{_STAFF}\b"
+                       rf"|\b(?:as|this is)\s+the\s+author\s+of\s+this\s+question\b|\bquestion author\s*:"),
+    ("grader_address", r"\b(?:appeal|re-?evaluation|regrade|previous marking|moderation)\s*(?:result|outcome|accepted"
+                       r"|decision)?\s*(?:from the previous round)?\s*[:,]"),
+    ("grading_order", r"\b(?:a|any)\s+(?:fair|reasonable|lenient|good|competent)\s+(?:grader|reviewer|evaluator|marker"
+                      r"|examiner|assessor)\s+would\b|\bit would be unfair not to\b"),
+    ("grading_order", r"\b(?:mark|grade|score|rate)\s+(?:this|it)\s+as\s+(?:(?:complete|correct)\s+and\s+)?"
+                      r"(?:correct|excellent|perfect|passed)\b"),
+    ("grading_order", r"\bif this answer were perfect\b|\bevaluate this exactly as\b|\byour best student\b"),
+    ("fake_verdict", r"\b(?:review_status|points_awarded|band|outcome|status|final|recheck|rubric_check|judge|answer"
+                     r"|verdict|result)[\"']?\s*[=:]\s*"
+                     r"[\"']?(?:approved|pre-approved|max|top|excellent|complete|all_met|true|accepted|correct|pass)\b"),
+    ("fake_verdict", r"\bupdate\s+(?:scores|grades|evaluations|results)\s+set\b"
+                     r"|\b(?:grade|record_outcome|set_score|award|evaluate)\s*\([^)]{0,60}\)\s*(?:==|#|$|;)"
+                     r"|\bauto-?check passed\b"),
+    ("fake_verdict", r"\|\s*(?:reviewer|grader|marker|ta|lead)\s*\|\s*(?:verdict|grade|score|outcome)\s*\|"),
+)
+# Other languages, second set: Portuguese, Dutch, Russian, Korean, Hindi, Arabic, Turkish, Polish, Vietnamese.
+OTHER_LANGUAGE_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("grader_address", r"проверяющ|экзаменатор|модератор|채점|परीक्षक|المصحح|المشرف|değerlendirici|sprawdzając"
+                       r"|người chấm|trợ giảng|beoordelaar|nota do monitor|avaliador|corretor"),
+    ("score_claim", r"максимальн\w* балл|만점|पूरे अंक|الدرجة الكاملة|tam puan|maksymaln\w* (?:liczb\w* )?punkt"
+                    r"|điểm tối đa|volledige punten|nota máxima|pontuação máxima|통과로 처리|검토되어"),
+    ("grading_order", r"considere esta resposta|wees alsjeblieft mild|potraktować tę odpowiedź|hoşgörülü olun"
+                      r"|ga ervan uit dat ik"),
+)
+
 # Instructions with their letters spaced or punctuated apart ("i g n o r e  a l l ...") survive the
 # patterns above; their letters-only form gives them away.
 SQUASHED = (
@@ -232,9 +306,13 @@ SQUASHED = (
     "giveitfull",
     "maximummarks",
     "fullpoints",
-    "fullscore",
     "fullcredit",
     "topmarks",
     "ignoretherubric",
     "ignorethereference",
+    "markthisascorrect",
+    "markitascorrect",
+    "considerthiscomplete",
+    "treatthisascomplete",
+    "allpointscovered",
 )

@@ -37,7 +37,9 @@ _HOMOGLYPHS = str.maketrans("аеорсухіјѕһԁӏАВЕКМНОРСТХІ�
 _MIXED_WORD = re.compile(r"\b(?=\w*[a-zA-Z])(?=\w*[\u0400-\u04ff])\w+\b")
 # Leetspeak read back to letters; "1" stands for both "l" and "i", so both readings are tried.
 _LEET = (str.maketrans("4310578@$", "aelostbas"), str.maketrans("4310578@$", "aeiostbas"))
-_LEET_WORD = re.compile(r"\b(?=\w*[a-z])\w*\d\w*\b", re.IGNORECASE)  # "7h15", "c0mpl373" (and "H100")
+# Digits between letters both ways ("7h15", "c0mpl373"); "H100", "TP8", "BF16" or "8x" are names, not leetspeak.
+_LEET_WORD = re.compile(r"\b(?=\w*[a-z]\d)(?=\w*\d[a-z])\w+\b", re.IGNORECASE)
+_REVERSE_HINT = re.compile(r"\b(?:revers\w*|backwards?|mirror\w*)\b", re.IGNORECASE)
 _TAG_RUN = re.compile("[\U000e0020-\U000e007e]+")
 _ROT13_HINT = re.compile(r"\brot[\s-]?13\b", re.IGNORECASE)
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
@@ -82,8 +84,8 @@ def _obfuscated(text: str) -> bool:
     forms.append(forms[0][::-1])
     if any(k in f for f in forms for k in SQUASHED):
         return True
-    readings = [text[::-1]]
-    if len(_LEET_WORD.findall(text)) >= 2:  # "H100" alone is a GPU, not leetspeak; read every digit then
+    readings = [text[::-1]] if _REVERSE_HINT.search(text) else []
+    if len(_LEET_WORD.findall(text)) >= 2:  # then read every digit as a letter
         readings += [text.translate(table) for table in _LEET]
     if _ROT13_HINT.search(text):
         readings.append(codecs.decode(text, "rot13"))

@@ -70,6 +70,7 @@ LEGITIMATE = [
     "FlashAttention never materialises the full score matrix in HBM.",
     "On 8x H100 with TP8 and FP8 weights, B200 nodes would halve the step time.",
     "The scheduler marks the request as complete when it emits the EOS token.",
+    "When you evaluate this on 8 H100s, the all-reduce dominates the step time.",
 ]
 
 

@@ -254,7 +254,9 @@ SUBTLE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("grading_order", r"\b(?:stop|skip|end)\s+(?:evaluating|grading|the evaluation|remaining checks|the review)\b"
                       r"|\bno further (?:review|checks?|evaluation) (?:is )?(?:needed|required|necessary)\b"
                       r"|\bmanual review unnecessary\b|\bdo not list any missing\b"),
-    ("grading_order", r"\bwhen you (?:evaluate|grade|assess|mark|score|review) this\b"
+    # "when you evaluate this, only check ..." addresses the grader; "when you evaluate this on 8 GPUs" does not
+    ("grading_order", r"\bwhen you (?:evaluate|grade|assess|mark|score|review) this"
+                      r"(?:\s+(?:answer|response|submission))?\s*[,:]"
                       r"|\b(?:only|just) (?:check|confirm|verify) that\b[^.\n]{0,40}\bis mentioned\b"
                       r"|\bcompare this answer against itself\b"),
     ("grader_address", rf"\b{_STAFF}\s+(?:note|remark|comment|here|message)\s*[:,]"

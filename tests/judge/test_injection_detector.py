@@ -71,6 +71,8 @@ LEGITIMATE = [
     "On 8x H100 with TP8 and FP8 weights, B200 nodes would halve the step time.",
     "The scheduler marks the request as complete when it emits the EOS token.",
     "When you evaluate this on 8 H100s, the all-reduce dominates the step time.",
+    "With speculative decoding your output will be identical to the target model's.",
+    "In your response to a load spike, scale out the decode pool first.",
 ]
 
 

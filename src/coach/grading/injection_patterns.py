@@ -217,8 +217,6 @@ _SELF = r"(?:this|my|the above|the preceding|the following)\s+(?:answer|response
 _STAFF = (r"(?:moderator|teaching assistant|ta|tutor|editor|marker|reviewer|assessor|examiner|evaluator|grader"
           r"|interviewer|hiring manager|recruiter|recruiting|question author|author of (?:this|the) question"
           r"|course staff|teaching team|panel)")
-_STANDING = (r"(?:verified|approved|pre-?approved|accepted|confirmed|reviewed|validated|checked|upheld|regraded"
-             r"|adopted|flawless|exemplary|complete|top band|highest|maximum|strong|excellent|perfect)")
 SUBTLE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("score_claim", rf"\b{_SELF}\s+(?:has|have|was|were|is)\s+(?:already\s+|been\s+)*(?:been\s+)?"
                     rf"(?:verified|approved|pre-?approved|accepted|confirmed|reviewed|validated|adopted|regraded)\b"),
@@ -248,8 +246,11 @@ SUBTLE_PATTERNS: tuple[tuple[str, str], ...] = (
                       r"|\bcount\s+(?:brief\s+)?mentions\s+as\b|\bshould be read as whatever\b"),
     ("grading_order", r"\b(?:respond|reply|answer|say|state|confirm)\s+(?:only\s+)?(?:that|with)?\s*[\"'`]?"
                       r"(?:all|every)\s+(?:the\s+)?(?:points|criteria|requirements)\s+(?:are|were)\s+(?:covered|met)"),
-    ("grading_order", r"\byour\s+(?:output|reply|response|answer|feedback|evaluation|verdict)\s+(?:must|should|will)\b"
-                      r"|\b(?:in|at the end of)\s+your\s+(?:reply|response|feedback|output)\b"
+    # "your output will be identical to the target model's" (speculative decoding) is prose, not an order
+    ("grading_order", r"\byour\s+(?:reply|feedback|evaluation|verdict|grade|score)\s+(?:must|should|will)\b"
+                      r"|\byour\s+(?:output|response|answer)\s+(?:must|should)\s+(?:say|read|state|contain the word)\b"
+                      r"|\b(?:in|at the end of)\s+your\s+(?:reply|response|feedback|output)\s*,?\s+"
+                      r"(?:say|state|write|confirm|report|do not|don't|never)\b"
                       r"|\blast line of your (?:reply|response|output)\b"),
     ("grading_order", r"\b(?:stop|skip|end)\s+(?:evaluating|grading|the evaluation|remaining checks|the review)\b"
                       r"|\bno further (?:review|checks?|evaluation) (?:is )?(?:needed|required|necessary)\b"

@@ -16,20 +16,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from coach.grading.injection_patterns import (
-    MORE_PATTERNS,
-    OTHER_LANGUAGE_PATTERNS,
-    PATTERNS,
-    SQUASHED,
-    SUBTLE_PATTERNS,
-)
+from coach.grading.injection_patterns import ALL_PATTERNS, SQUASHED
 from coach.grading.text import sentences
 
 # Characters that render as nothing; used to hide or split instructions.
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2028-\u202f\u2060-\u2064\ufeff\U000e0000-\U000e007f]")
 
-_COMPILED = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (*PATTERNS, *MORE_PATTERNS, *SUBTLE_PATTERNS,
-                                                                            *OTHER_LANGUAGE_PATTERNS))
+_COMPILED = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in ALL_PATTERNS)
 _QUOTES = str.maketrans("“”‘’«»", '""\'\'""')
 # Cyrillic letters that look Latin ("Іgnоrе рrеvіоus ..."): NFKC leaves them alone.
 # Only inside a word that mixes them with Latin letters: a Russian sentence stays Russian for the judge.
@@ -92,14 +85,14 @@ def _obfuscated(text: str) -> bool:
     return any(_plain_hits(r) for r in readings)
 
 
+def _matches(text: str) -> list[tuple[str, re.Match[str]]]:
+    return [(kind, m) for kind, rx in _COMPILED for m in rx.finditer(text)]
+
+
 def _plain_hits(text: str) -> bool:
     """Any pattern but a lone word about grading (the same bar as `detect_injection`)."""
-    kinds, hits = [], []
-    for kind, rx in _COMPILED:
-        for m in rx.finditer(text):
-            kinds.append(kind)
-            hits.append(m.span())
-    return bool(kinds) and not _meta_only(kinds, hits, text)
+    found = _matches(text)
+    return bool(found) and not _meta_only([k for k, _ in found], [m.span() for _, m in found], text)
 
 
 def _tag_text(answer: str) -> str:
@@ -128,12 +121,11 @@ def detect_injection(answer: str) -> InjectionReport:
     text = normalise_for_scan(answer)
     kinds: list[str] = []
     hit_spans: list[tuple[int, int]] = []
-    for kind, rx in _COMPILED:
-        for m in rx.finditer(text):
-            if kind == "fake_end" and len(re.findall(r"[a-z]{2,}", text[m.end() :], re.IGNORECASE)) < 3:
-                continue  # a closing tag or "end of answer" with nothing after it hides nothing
-            kinds.append(kind)
-            hit_spans.append(m.span())
+    for kind, m in _matches(text):
+        if kind == "fake_end" and len(re.findall(r"[a-z]{2,}", text[m.end() :], re.IGNORECASE)) < 3:
+            continue  # a closing tag or "end of answer" with nothing after it hides nothing
+        kinds.append(kind)
+        hit_spans.append(m.span())
     if _obfuscated(text):
         kinds.append("obfuscated")
     if any(detect_injection(plain).detected for plain in (*_decoded(text), _tag_text(answer))):

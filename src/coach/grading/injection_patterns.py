@@ -288,6 +288,8 @@ OTHER_LANGUAGE_PATTERNS: tuple[tuple[str, str], ...] = (
                       r"|ga ervan uit dat ik"),
 )
 
+ALL_PATTERNS = (*PATTERNS, *MORE_PATTERNS, *SUBTLE_PATTERNS, *OTHER_LANGUAGE_PATTERNS)
+
 # Instructions with their letters spaced or punctuated apart ("i g n o r e  a l l ...") survive the
 # patterns above; their letters-only form gives them away.
 SQUASHED = (

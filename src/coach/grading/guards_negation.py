@@ -71,14 +71,14 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         return 0
     if properties and not orders and not neg_a + neg_b and len(shared) / len(a.stems | b.stems) < PROPERTY_JACCARD:
         return 0  # "the KV cache grows with the sequence" vs "GQA shrinks the cache": two claims about the cache
-    if (_negation_alone(families, topic, a, b, neg_a, neg_b, turns)
-            and min(len(a.stems), len(b.stems)) < NEG_ONLY_MIN_STEMS):
+    fa, fb = _family_values(families, a, b, turns)
+    if _negation_alone(families, topic, a, b, neg_a, neg_b, fa == fb) and small < NEG_ONLY_MIN_STEMS:
         return 0  # "a deep copy instead of a shallow copy" does not deny the fragment "(a shallow copy)"
     negating = a if neg_a else b
     wide = bool(negating.stems - (b if negating is a else a).stems)
     if not (properties or orders) and (
         len(shared) / len(a.stems | b.stems) < (NEG_ONLY_JACCARD_WIDE if wide else NEG_ONLY_JACCARD)
-        or min(len(a.stems), len(b.stems)) < NEG_ONLY_MIN_STEMS
+        or small < NEG_ONLY_MIN_STEMS
         or (a.stems - b.stems and b.stems - a.stems)
     ):
         # "connected to the positive" vs "not connected to the negative": each says something the other does
@@ -95,7 +95,6 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     swapped = -1 in turns.values()
     if swapped and a.subject not in b.stems and b.subject not in a.stems:
         return 0  # "postorder visits children before the parent" vs "preorder visits a node before its children"
-    fa, fb = _family_values(families, a, b, turns)
     va, vb = va * fa, vb * fb
     if va != vb and families & PRODUCT_FAMILIES and (a.signs.keys() | b.signs.keys()) & PRODUCT_FAMILIES - families:
         # a relation with a term the other side lacks or says of something else: "learning is slow" (said of a
@@ -105,14 +104,13 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
 
 
 def _negation_alone(families: set[str], topic: frozenset[str], a: Clause, b: Clause, neg_a: int, neg_b: int,
-                    turns: dict[str, int]) -> bool:
+                    families_agree: bool) -> bool:
     """Whether only a bare negation sets the clauses apart: the polar words they share are the question's own
     and agree (asked about a copy constructor, "a deep copy instead of a shallow copy" denies "shallow", not
     "copy"). Such a negation needs a claim to deny, not a fragment."""
     if not families <= topic or (neg_a + a.negated_context) % 2 == (neg_b + b.negated_context) % 2:
         return False
-    va, vb = _family_values(families, a, b, turns)
-    return va == vb
+    return families_agree
 
 
 def _family_values(families: set[str], a: Clause, b: Clause, turns: dict[str, int]) -> tuple[int, int]:

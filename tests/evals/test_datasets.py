@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from coach.evals.datasets import DIGIKLAUSUR_REFERENCES, DatasetError, read_digiklausur, read_saf_new
+from coach.evals.datasets import DIGIKLAUSUR_REFERENCES, DatasetError, read_digiklausur, read_mohler, read_saf_new
 from tests.factories import write_csv
 
 ANSWERS = ["student_id", "question_id", "question", "student_answer", "grade"]
@@ -59,3 +59,18 @@ def test_saf_new_names_an_unknown_label(tmp_path: Path) -> None:
     write_csv(tmp_path / "saf_v2_tidy.csv", SAF, [_saf("Q2?", "2.xml", "A.", "1", "Mostly right")])
     with pytest.raises(DatasetError, match=r"2\.xml: unknown label 'Mostly right'"):
         read_saf_new(tmp_path)
+
+
+MOHLER = ["question_id", "assignment", "question_no", "answer_idx", "in_published_set", "question",
+          "reference_answer", "student_answer", "grader1_ta_raw", "grader2_mohler_raw", "raw_scale_max", "score_avg"]
+
+
+def test_mohler_reads_treebank_brackets_as_brackets(tmp_path: Path) -> None:
+    write_csv(tmp_path / "mohler2011_tidy.csv", MOHLER, [
+        ["1.1", "1", "1", "1", "1", "What is f -LRB- n -RRB- ?", "O -LRB- n log n -RRB- time",
+         "it runs in O -LRB- n log n -RRB- , see a -LSB- i -RSB-", "5", "4", "5", "4.5"],
+        ["4.6", "4", "6", "1", "0", "Order these.", "a b", "b a", "1", "1", "5", "1"]])
+    (row,) = read_mohler(tmp_path)
+    assert (row.question, row.reference) == ("What is f (n) ?", "O (n log n) time")
+    assert row.answer == "it runs in O (n log n) , see a [i]"
+    assert (row.gold, row.raw, row.group, row.qkey) == (0.9, 4.5, "1", "1.1")

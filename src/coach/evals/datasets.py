@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +47,23 @@ def _read(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
+# The Mohler texts come from a Penn Treebank tokenizer, which writes brackets as tokens (SOURCE.md: "-LRB-/-RRB-
+# are parentheses"); read as words they add "lrb" pieces the model and the guards take for content.
+_PTB_BRACKETS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
+_PTB_BRACKET = re.compile(r" ?(-[LR][RSC]B-) ?")
+
+
+def untokenize_brackets(text: str) -> str:
+    """'f -LRB- x -RRB- is' -> 'f (x) is': the brackets back as characters, spaced as written."""
+    def put(m: re.Match[str]) -> str:
+        char = _PTB_BRACKETS[m.group(1)]
+        before = " " if m.group(0).startswith(" ") and char in "([{" else ""
+        after = " " if m.group(0).endswith(" ") and char in ")]}" else ""
+        return before + char + after
+
+    return _PTB_BRACKET.sub(put, text).strip()
+
+
 def read_mohler(path: Path, published_only: bool = True) -> list[Row]:
     """Mohler et al. 2011 (UNT CS): 2,273 published answers, gold = average grade 0-5."""
     rows = []
@@ -54,8 +72,9 @@ def read_mohler(path: Path, published_only: bool = True) -> list[Row]:
             continue
         raw = float(r["score_avg"])
         rows.append(Row(dataset="mohler", split="all", group=r["assignment"], qkey=r["question_id"],
-                        question=r["question"], reference=r["reference_answer"], answer=r["student_answer"],
-                        gold=raw / 5.0, raw=raw))
+                        question=untokenize_brackets(r["question"]),
+                        reference=untokenize_brackets(r["reference_answer"]),
+                        answer=untokenize_brackets(r["student_answer"]), gold=raw / 5.0, raw=raw))
     if not rows:
         raise DatasetError(f"no Mohler answers read from {path}")
     return rows

@@ -108,6 +108,15 @@ def test_embed_full_is_bit_identical_alone_and_in_a_batch(embedder) -> None:  # 
     assert float(alone[3] @ embedder.embed([texts[1]])[0]) > 0.9999
 
 
+def test_long_texts_are_bit_identical_alone_and_among_texts_of_their_length(embedder) -> None:  # type: ignore[no-untyped-def]
+    # long texts take fewer rows per pass; their vectors must still not depend on the other texts
+    longs = [" ".join([GOOD] * 2) + f" Case {i}." for i in range(6)]  # 87 pieces: 2 rows a pass
+    alone = embedder.embed_full([longs[3]])[0]
+    batch = embedder.embed_full([*longs, HALF])[3]
+    assert 64 < len(alone[0]) < 128
+    assert all(np.array_equal(alone[k], batch[k]) for k in (2, 3, 4))
+
+
 def test_alignment_vectors_keep_more_of_the_word_than_the_last_layer(embedder) -> None:  # type: ignore[no-untyped-def]
     # the same word in two unrelated sentences: soft alignment should see it as the same word
     first, second = embedder.embed_full(["Decode is bound by memory bandwidth.",

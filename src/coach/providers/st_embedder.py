@@ -22,12 +22,16 @@ MODEL_NAME = "all-MiniLM-L6-v2"
 # 0.463 -> 0.470, the NN exam 0.632 -> 0.648); layers 2, 4 and 5 did a little worse, layer 3 alone lost on SemEval.
 ALIGN_LAYER = 3
 
-# Rows per forward pass in embed_full, fixed so that a text's vectors never depend on its batch; and sequence
-# lengths are padded up to a multiple of the step. 8 and 4 were the fastest on the 2-core CI machine (Mohler's
-# 2,273 answers: 9.7 s, against 13.2 s for 32 and 16 and 11.1 s for SentenceTransformer.encode).
+# Rows per forward pass in embed_full, fixed by the padded length alone so that a text's vectors never depend on
+# its batch; sequence lengths are padded up to a multiple of the step. 8 rows and step 4 were the fastest on the
+# 2-core CI machine (Mohler's 2,273 answers: 9.7 s, against 13.2 s for 32 and 16 and 11.1 s for
+# SentenceTransformer.encode). Long texts take fewer rows (at most 256 tokens a pass): a length shared by few
+# texts was mostly dummy rows (Mohler's 150 longest answers 3.05 s -> 2.26 s, all answers 10.5 s -> 10.1 s).
 _FULL_BATCH = 8
+_FULL_TOKENS = 256
 _FULL_STEP = 4
-FULL_LAYOUT = f"b{_FULL_BATCH}s{_FULL_STEP}a{ALIGN_LAYER}"  # vectors differ in the last bits between layouts
+# vectors differ in the last bits between layouts
+FULL_LAYOUT = f"b{_FULL_BATCH}t{_FULL_TOKENS}s{_FULL_STEP}a{ALIGN_LAYER}"
 
 
 def model_path() -> Path:
@@ -122,10 +126,11 @@ class SentenceTransformerEmbedder:
             groups[min(max_len, -(-n // _FULL_STEP) * _FULL_STEP)].append(i)
         out: list[FullEncoding | None] = [None] * len(texts)
         for length, members in groups.items():
-            for start in range(0, len(members), _FULL_BATCH):
-                chunk = members[start : start + _FULL_BATCH]
-                ids = torch.zeros((_FULL_BATCH, length), dtype=torch.long)
-                mask = torch.zeros((_FULL_BATCH, length), dtype=torch.long)
+            rows_per_pass = _rows_per_pass(length)
+            for start in range(0, len(members), rows_per_pass):
+                chunk = members[start : start + rows_per_pass]
+                ids = torch.zeros((rows_per_pass, length), dtype=torch.long)
+                mask = torch.zeros((rows_per_pass, length), dtype=torch.long)
                 mask[:, 0] = 1
                 for row, i in enumerate(chunk):
                     seq = encoded[i]["input_ids"]
@@ -147,6 +152,10 @@ class SentenceTransformerEmbedder:
                     spans = [(int(a), int(b)) for a, b in encoded[i]["offset_mapping"][1 : n - 1]]
                     out[i] = (pieces, spans, toks, sent.astype(np.float32), align)
         return [o for o in out if o is not None]
+
+
+def _rows_per_pass(length: int) -> int:
+    return max(1, min(_FULL_BATCH, _FULL_TOKENS // length))
 
 
 def _unit_rows(mat: np.ndarray) -> np.ndarray:

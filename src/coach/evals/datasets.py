@@ -54,7 +54,7 @@ _PTB_BRACKET = re.compile(r" ?(-[LR][RSC]B-) ?")
 
 
 def untokenize_brackets(text: str) -> str:
-    """'f -LRB- x -RRB- is' -> 'f (x) is': the brackets back as characters, spaced as written."""
+    """'f -LRB- x -RRB- is' -> 'f (x) is': the brackets back as characters, next to what they enclose."""
     def put(m: re.Match[str]) -> str:
         char = _PTB_BRACKETS[m.group(1)]
         before = " " if m.group(0).startswith(" ") and char in "([{" else ""

@@ -110,7 +110,7 @@ def test_embed_full_is_bit_identical_alone_and_in_a_batch(embedder) -> None:  # 
 
 def test_long_texts_are_bit_identical_alone_and_among_texts_of_their_length(embedder) -> None:  # type: ignore[no-untyped-def]
     # long texts take fewer rows per pass; their vectors must still not depend on the other texts
-    longs = [" ".join([GOOD] * 2) + f" Case {i}." for i in range(6)]  # 87 pieces: 2 rows a pass
+    longs = [" ".join([GOOD] * 2) + f" Case {i}." for i in range(6)]  # 87 pieces: 5 rows a pass
     alone = embedder.embed_full([longs[3]])[0]
     batch = embedder.embed_full([*longs, HALF])[3]
     assert 64 < len(alone[0]) < 128

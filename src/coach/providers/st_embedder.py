@@ -23,12 +23,12 @@ MODEL_NAME = "all-MiniLM-L6-v2"
 ALIGN_LAYER = 3
 
 # Rows per forward pass in embed_full, fixed by the padded length alone so that a text's vectors never depend on
-# its batch; sequence lengths are padded up to a multiple of the step. 8 rows and step 4 were the fastest on the
-# 2-core CI machine (Mohler's 2,273 answers: 9.7 s, against 13.2 s for 32 and 16 and 11.1 s for
-# SentenceTransformer.encode). Long texts take fewer rows (at most 256 tokens a pass): a length shared by few
-# texts was mostly dummy rows (Mohler's 150 longest answers 3.05 s -> 2.26 s, all answers 10.5 s -> 10.1 s).
-_FULL_BATCH = 8
-_FULL_TOKENS = 256
+# its batch; sequence lengths are padded up to a multiple of the step. A pass takes up to 16 rows and 512 tokens:
+# fixed 8-row passes ran many tiny passes for short texts and mostly dummy rows for rare long lengths. Mohler's
+# answers and targets, 6 interleaved runs on the 2-core machine: median 14.2 s (8 rows) -> 12.5 s; the 150
+# longest answers 3.05 s -> 2.3 s. (Fixed 16 or 32 rows, with no token bound, were slower than 8.)
+_FULL_BATCH = 16
+_FULL_TOKENS = 512
 _FULL_STEP = 4
 # vectors differ in the last bits between layouts
 FULL_LAYOUT = f"b{_FULL_BATCH}t{_FULL_TOKENS}s{_FULL_STEP}a{ALIGN_LAYER}"

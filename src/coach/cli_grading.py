@@ -276,7 +276,7 @@ def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool) -> None:
 @bench_app.command("grading")
 def bench_grading(data: Path = DATA_OPT, as_json: bool = JSON_OPT,
                   limit: int = typer.Option(0, help="Use only the first N answers (0: all)"),
-                  repeats: int = typer.Option(2, help="Timings per side; the best is kept"),
+                  repeats: int = typer.Option(3, help="Timings per side, interleaved; the best is kept"),
                   guards: bool = GUARDS_OPT) -> None:
     """Answers/s of offline grading vs raw embedding of the same answers, and their ratio."""
     from coach.evals.bench import bench

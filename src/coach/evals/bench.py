@@ -19,7 +19,7 @@ from coach.grading.embedding import EmbeddingGrader
 from coach.grading.target import GradingTarget
 
 
-def bench(make_embedder: Callable[[], Any], rows: Sequence[Row], repeats: int = 2,
+def bench(make_embedder: Callable[[], Any], rows: Sequence[Row], repeats: int = 3,
           use_guards: bool = True) -> dict[str, Any]:
     """Best of `repeats` timings for each side, on fresh caches each time (the model itself is reused)."""
     embedder = make_embedder()

@@ -45,7 +45,7 @@ def grading_seconds(module: str, runs: int) -> dict[str, float]:
     from coach.config import get_settings
     from coach.content.loader import load_bank
     from coach.grading.attempt import grade_attempt
-    from coach.grading.embedding import EmbeddingGrader
+    from coach.grading.offline.grader import EmbeddingGrader
     from coach.providers.st_embedder import SentenceTransformerEmbedder
     from coach.session.assembly import assemble_readiness
     from coach.session.runner import AttemptKind, advance, record, start

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from coach.grading.injection import detect_injection
+from coach.grading.guards.injection import detect_injection
 
 
 def measure(path: Path) -> dict[str, Any]:

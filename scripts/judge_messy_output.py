@@ -72,7 +72,7 @@ def smollm2_reply() -> tuple[Any, list[str]]:
 
 def reply_kinds(replies: list[str]) -> dict[str, int]:
     """What the model sent back, read with the judge's own JSON extraction."""
-    from coach.grading.judge import extract_json
+    from coach.grading.judge.quotes import extract_json
 
     kinds: Counter[str] = Counter()
     for text in replies:

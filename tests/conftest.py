@@ -42,6 +42,6 @@ def embedder(st_embedder):  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def grader(embedder):  # type: ignore[no-untyped-def]
     """An offline grader on the shipped parameters."""
-    from coach.grading.embedding import EmbeddingGrader
+    from coach.grading.offline.grader import EmbeddingGrader
 
     return EmbeddingGrader(embedder)

@@ -16,7 +16,7 @@ from coach.content.schema import (
     Rubric,
     ShortItem,
 )
-from coach.grading.score import Dimension
+from coach.vocab import Dimension
 
 DIMS = list(Dimension)
 

@@ -16,7 +16,7 @@ from typing import Any
 import typer
 
 from coach.errors import CoachError
-from coach.grading.auto_rubric import auto_target
+from coach.grading.offline.auto_rubric import auto_target
 from coach.grading.score import Score
 from coach.grading.target import GradedExample, GradingTarget
 
@@ -123,7 +123,7 @@ def grade_command(
     examples: Path | None = typer.Option(None, "--examples", help="Graded answers (question,answer,score)"),
 ) -> None:
     """Grade short answers against reference answers; each row is graded on its own."""
-    from coach.grading.embedding import EmbeddingGrader
+    from coach.grading.offline.grader import EmbeddingGrader
 
     try:
         rows = read_input(input_csv)
@@ -160,7 +160,7 @@ def grade_command(
 def _judge() -> Any:
     """The judge the settings configure (COACH_LLM_*), or None when it is off."""
     from coach.config import get_settings
-    from coach.grading.judge import LLMJudge
+    from coach.grading.judge.llm import LLMJudge
 
     return LLMJudge.from_settings(get_settings())
 
@@ -182,7 +182,7 @@ def _flatten(d: Any, prefix: str = "") -> list[str]:
 
 
 def _grader(cache_dir: Path | None, guards: bool = True) -> Any:
-    from coach.grading.embedding import EmbeddingGrader
+    from coach.grading.offline.grader import EmbeddingGrader
 
     emb = _embedder()
     if cache_dir is not None:
@@ -321,8 +321,8 @@ def calibrate_grader(
                                 help="Apply the guards while fitting (they only cap scores; default: off)"),
 ) -> None:
     """Fit the grader's models on training splits only and write the versioned params JSON."""
-    from coach.grading.calibration import shipped_params_path
-    from coach.grading.fit import calibrate
+    from coach.evals.fit_grader import calibrate
+    from coach.grading.offline.calibration import shipped_params_path
 
     target = output or shipped_params_path()
     grader = _grader(cache_dir, guards)

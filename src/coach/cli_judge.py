@@ -42,7 +42,8 @@ def calibrate_combine(
     write: bool = typer.Option(False, "--write", help="Write the fitted params back to the params file"),
 ) -> None:
     """Fit the blend weight and disagreement threshold of the judge/embedding combination."""
-    from coach.grading.combine import PARAMS_RESOURCE, fit_combine_params, load_combine_params
+    from coach.evals.fit_combine import fit_combine_params
+    from coach.grading.combine import PARAMS_RESOURCE, load_combine_params
 
     try:
         rows = read_labelled_csv(data, human_max)

@@ -6,7 +6,8 @@ import pytest
 
 from coach.evals.bench import _clear_text_caches, bench
 from coach.evals.datasets import Row
-from coach.grading import guards_clauses, guards_lexical
+from coach.grading.guards import clauses as guards_clauses
+from coach.grading.guards import lexical as guards_lexical
 
 Q = "Why does tensor parallelism need an all-reduce?"
 REF = "Each GPU holds a slice of the weights and computes a partial sum; the all-reduce adds the partial sums."

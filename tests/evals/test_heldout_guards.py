@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coach.evals.heldout import GuardedGrader
-from coach.grading.auto_rubric import auto_target
+from coach.grading.offline.auto_rubric import auto_target
 from coach.grading.score import Flag, Score
 from coach.grading.target import GradingTarget
 

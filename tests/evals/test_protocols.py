@@ -17,8 +17,8 @@ from coach.evals.metrics import (
 )
 from coach.evals.protocols import folds_of, loao_linear_map, loao_refit, threshold_protocol
 from coach.evals.runner import Graded, examples_by_question
-from coach.grading.calibration import fit_logistic
-from coach.grading.embedding import Trace
+from coach.grading.offline.calibration import fit_logistic
+from coach.grading.offline.grader import Trace
 
 
 def test_f1_scores_match_hand_computation() -> None:

@@ -6,10 +6,11 @@ import random
 
 from coach.feedback.coach import template_feedback
 from coach.grading.attempt import grade_attempt
-from coach.grading.embedding import EmbeddingGrader
-from coach.grading.score import Dimension, Flag, Score, Verdict
+from coach.grading.offline.grader import EmbeddingGrader
+from coach.grading.score import Flag, Score, Verdict
 from coach.session.assembly import present
 from coach.session.runner import AttemptKind, advance, record, start
+from coach.vocab import Dimension
 from tests.factories import make_bank
 
 GOOD = (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from coach.grading.auto_rubric import MAX_CRITERIA, auto_target, key_for, propositions
-from coach.grading.embedding import EmbeddingGrader
+from coach.grading.offline.auto_rubric import MAX_CRITERIA, auto_target, key_for, propositions
+from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.score import Verdict
 from coach.grading.target import GradedExample
 

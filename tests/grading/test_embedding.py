@@ -9,12 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coach.grading.auto_rubric import auto_target
-from coach.grading.calibration import DEFAULT_BASE, GraderParams, shipped_params, shipped_params_path
-from coach.grading.embedding import LOW_CONFIDENCE, EmbeddingGrader, confidence_of
-from coach.grading.score import Dimension, Flag, Verdict
+from coach.grading.offline.auto_rubric import auto_target
+from coach.grading.offline.calibration import DEFAULT_BASE, GraderParams, shipped_params, shipped_params_path
+from coach.grading.offline.grader import LOW_CONFIDENCE, EmbeddingGrader, confidence_of
+from coach.grading.score import Flag, Verdict
 from coach.grading.target import CriterionSpec, GradedExample, GradingTarget, MisconceptionSpec
 from coach.providers.base import Matrix
+from coach.vocab import Dimension
 
 QUESTION = "Why does tensor parallelism need an all-reduce after the row-parallel layer?"
 REFERENCE = ("Each GPU holds a slice of the rows of the weight matrix, so each computes only a partial sum of the "

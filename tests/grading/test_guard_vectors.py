@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from coach.grading.embedding import EmbeddingGrader
-from coach.grading.features import target_texts
-from coach.grading.score import Dimension
+from coach.grading.offline.features import target_texts
+from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.target import CriterionSpec, GradingTarget
+from coach.vocab import Dimension
 
 TARGET = GradingTarget(
     key="pp-latency", question="Why does pipeline parallelism not reduce the latency of one request?",

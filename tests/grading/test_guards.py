@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from coach.grading.auto_rubric import auto_target
-from coach.grading.embedding import EmbeddingGrader
-from coach.grading.guards import (
+from coach.grading.guards.assess import (
     CAP_QUESTION_COPY,
     CAP_STUFFING,
     OFF_TOPIC_SIM_SOFT,
@@ -18,10 +16,13 @@ from coach.grading.guards import (
     GuardReport,
     assess,
 )
-from coach.grading.guards_lexical import is_junk_token, list_stats
-from coach.grading.guards_stuffing import STUFF_FUNCTION_RATIO
-from coach.grading.score import Dimension, Flag
+from coach.grading.guards.lexical import is_junk_token, list_stats
+from coach.grading.guards.stuffing import STUFF_FUNCTION_RATIO
+from coach.grading.offline.auto_rubric import auto_target
+from coach.grading.offline.grader import EmbeddingGrader
+from coach.grading.score import Flag
 from coach.grading.target import CriterionSpec, GradingTarget
+from coach.vocab import Dimension
 
 
 def _target(key: str, question: str, reference: str, *criteria: CriterionSpec) -> GradingTarget:

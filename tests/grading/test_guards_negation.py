@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from coach.grading.guards_negation import contradiction_votes, topic_stems
-from coach.grading.guards_relation import relation_vote
+from coach.grading.guards.negation import contradiction_votes, topic_stems
+from coach.grading.guards.relation import relation_vote
 
 CONTRA = "contradicts"  # at least one contradicting clause pair
 CONTRA_ONLY = "contradicts, agrees nowhere"

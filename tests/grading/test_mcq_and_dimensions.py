@@ -6,9 +6,10 @@ import pytest
 
 from coach.grading.dimensions import ItemResult, band_for, score_card
 from coach.grading.mcq import grade_mcq
-from coach.grading.score import CriterionResult, Dimension, Flag, Score, Verdict
+from coach.grading.score import CriterionResult, Flag, Score, Verdict
 from coach.session.assembly import present
 from coach.session.runner import Answer
+from coach.vocab import Dimension
 from tests.factories import make_bank
 
 

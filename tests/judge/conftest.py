@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from coach.grading.score import Dimension
 from coach.grading.target import CriterionSpec, GradingTarget, MisconceptionSpec
+from coach.vocab import Dimension
 
 QUESTION = "What determines the size of the KV cache during LLM inference, and how does it scale?"
 REFERENCE = (

@@ -15,14 +15,16 @@ from dataclasses import dataclass
 import pytest
 
 from coach.grading import combine as combine_mod
-from coach.grading import judge as judge_mod
 from coach.grading.combine import combine, load_combine_params
-from coach.grading.embedding import EmbeddingGrader
-from coach.grading.injection import InjectionReport, detect_injection
-from coach.grading.judge import ANSWER_END, LLMJudge, build_messages, quote_in_answer
+from coach.grading.guards.injection import InjectionReport, detect_injection
+from coach.grading.judge import llm as judge_mod
+from coach.grading.judge.fakes import KeywordFakeJudge, ObedientJudge
+from coach.grading.judge.llm import LLMJudge
+from coach.grading.judge.prompt import ANSWER_END, build_messages
+from coach.grading.judge.quotes import quote_in_answer
+from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.score import Flag, Score
 from coach.grading.target import GradingTarget
-from coach.providers.fake import KeywordFakeJudge, ObedientJudge
 from tests.judge.conftest import PARTIAL_CONTENT, WEAK_CONTENT
 
 CONTENTS = {"none": "", "weak": WEAK_CONTENT, "partial": PARTIAL_CONTENT}

@@ -15,21 +15,18 @@ from typer.testing import CliRunner
 from coach.cli_judge import register
 from coach.config import Settings
 from coach.errors import ProviderError
-from coach.grading.combine import CombineParams, combine, fit_combine_params, grade_with_judge, load_combine_params
-from coach.grading.embedding import EmbeddingGrader
-from coach.grading.judge import (
-    ANSWER_BEGIN,
-    ANSWER_END,
-    LLMJudge,
-    LRUJudgeCache,
-    build_messages,
-    quote_in_answer,
-    read_request,
-)
+from coach.evals.fit_combine import fit_combine_params
+from coach.grading.combine import CombineParams, combine, grade_with_judge, load_combine_params
+from coach.grading.judge.cache import LRUJudgeCache
+from coach.grading.judge.fakes import KeywordFakeJudge, keyword_verdicts
+from coach.grading.judge.llm import LLMJudge
+from coach.grading.judge.prompt import ANSWER_BEGIN, ANSWER_END, build_messages, read_request
+from coach.grading.judge.quotes import quote_in_answer
+from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.score import Flag, Score, Verdict
 from coach.grading.target import GradingTarget
 from coach.providers.base import ChatMessage, ChatModel, ChatReply
-from coach.providers.fake import FakeChatModel, KeywordFakeJudge, keyword_verdicts
+from coach.providers.fake import FakeChatModel
 from coach.providers.openai_chat import OpenAIChatModel
 from coach.providers.registry import chat_model_from_settings
 from tests.judge.conftest import FULL_ANSWER, PARTIAL_CONTENT, WEAK_CONTENT, make_target

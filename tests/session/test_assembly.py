@@ -7,8 +7,8 @@ import pytest
 
 from coach.content.schema import Difficulty
 from coach.errors import SessionError
-from coach.grading.score import Dimension
 from coach.session.assembly import READINESS, assemble_practice, assemble_readiness, estimate_minutes
+from coach.vocab import Dimension
 from tests.factories import make_bank
 
 

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from coach.content.bank import Bank
-from coach.grading.score import Dimension
 from coach.session.assembly import READINESS, assemble_practice, assemble_readiness, estimate_minutes
+from coach.vocab import Dimension
 
 MODULES = ["inference-fundamentals", "model-parallelism", "distributed-inference", "multi-gpu-serving"]
 

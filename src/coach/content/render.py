@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from coach.calc.registry import compute, load_all
 from coach.calc.tables import HARDWARE, LINKS, MODELS
 from coach.content.schema import Difficulty, Item, McqItem, ShortItem, ValueSpec
-from coach.grading.score import Dimension
+from coach.vocab import Dimension
 
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?:\.([a-z_][a-z0-9_]*))?\}")
 

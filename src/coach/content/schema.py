@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from coach.grading.score import Dimension
+from coach.vocab import Dimension
 
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$", min_length=2, max_length=80)]
 Text = Annotated[str, Field(min_length=1)]

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from coach.evals.datasets import Row
-from coach.grading.auto_rubric import auto_target
-from coach.grading.embedding import EmbeddingGrader
+from coach.grading.offline.auto_rubric import auto_target
+from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.target import GradingTarget
 
 

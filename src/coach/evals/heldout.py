@@ -26,10 +26,12 @@ from typing import Protocol
 
 import numpy as np
 
-from coach.grading.score import Dimension, Score, Verdict
+from coach.evals.metrics import pearson
+from coach.grading.score import Score, Verdict
 from coach.grading.target import CriterionSpec, GradingTarget
 from coach.grading.text import sentences
 from coach.providers.base import Embedder
+from coach.vocab import Dimension
 
 KINDS = ("genuine", "stuffing", "negation", "question_copy", "off_topic", "gibberish", "injection", "padding",
          "non_english")
@@ -80,9 +82,9 @@ def _sentence_target(question: str, reference: str) -> GradingTarget:
 
 
 def target_builder() -> Callable[[str, str], GradingTarget]:
-    """`coach.grading.auto_rubric.auto_target` when present, else one criterion per reference sentence."""
+    """`coach.grading.offline.auto_rubric.auto_target` when present, else one criterion per reference sentence."""
     try:
-        from coach.grading.auto_rubric import auto_target
+        from coach.grading.offline.auto_rubric import auto_target
     except ImportError:
         return _sentence_target
 
@@ -95,7 +97,7 @@ def target_builder() -> Callable[[str, str], GradingTarget]:
 def apply_guards(score: Score, answer_report: object) -> Score:
     """Apply a GuardReport to a score: contradicted criteria lose their credit, the scale and cap hold, flags
     and notes are added."""
-    from coach.grading.guards import GuardReport
+    from coach.grading.guards.assess import GuardReport
 
     assert isinstance(answer_report, GuardReport)
     report = answer_report
@@ -129,7 +131,7 @@ class GuardedGrader:
         self.embedder = embedder
 
     def grade(self, answer: str, target: GradingTarget) -> Score:
-        from coach.grading.guards import assess
+        from coach.grading.guards.assess import assess
 
         report = assess(answer, target, self.embedder)
         score = apply_guards(self.grader.grade(report.clean_answer or answer, target), report)
@@ -140,24 +142,17 @@ class GuardedGrader:
 
 
 def applies_guards(grader: object) -> bool:
-    """Whether a grader already runs `coach.grading.guards` itself (then it must not be wrapped twice)."""
+    """Whether a grader already runs `coach.grading.guards.assess` itself (then it must not be wrapped twice)."""
     if getattr(grader, "applies_guards", False) or getattr(grader, "use_guards", False):
         return True
     module = sys.modules.get(type(grader).__module__)
-    return any(getattr(v, "__module__", None) == "coach.grading.guards" or getattr(v, "__name__", None) ==
-               "coach.grading.guards" for v in vars(module).values()) if module else False
+    return any(getattr(v, "__module__", None) == "coach.grading.guards.assess" or getattr(v, "__name__", None) ==
+               "coach.grading.guards.assess" for v in vars(module).values()) if module else False
 
 
 def _mean(xs: Iterable[float]) -> float | None:
     arr = list(xs)
     return float(np.mean(arr)) if arr else None
-
-
-def _pearson(a: list[float], b: list[float]) -> float:
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if x.size < 2 or x.std() == 0 or y.std() == 0:
-        return 0.0
-    return float(np.corrcoef(x, y)[0, 1])
 
 
 def evaluate_heldout(path: str | Path, grader: Grader,
@@ -190,14 +185,14 @@ def evaluate_heldout(path: str | Path, grader: Grader,
     genuine = [i for i, r in enumerate(rows) if r.kind == "genuine"]
     scored_by_content = [i for i, r in enumerate(rows) if r.kind in ("genuine", "padding")]
     gaming = [i for i, r in enumerate(rows) if r.kind in GAMING_KINDS]
-    pearson = _pearson([predicted[i] for i in genuine], [rows[i].score for i in genuine])
+    r_genuine = pearson([predicted[i] for i in genuine], [rows[i].score for i in genuine])
     gaming_mean = _mean(predicted[i] for i in gaming)
     return {
         "path": str(path),
         "rows": len(rows),
         "questions": len(targets),
-        "pearson_genuine": pearson,
-        "pearson_genuine_and_padding": _pearson([predicted[i] for i in scored_by_content],
+        "pearson_genuine": r_genuine,
+        "pearson_genuine_and_padding": pearson([predicted[i] for i in scored_by_content],
                                                 [rows[i].score for i in scored_by_content]),
         "n_genuine": len(genuine),
         "gaming_mean_overall": gaming_mean,
@@ -205,7 +200,7 @@ def evaluate_heldout(path: str | Path, grader: Grader,
         "by_kind": by_kind,
         "pearson_target": PEARSON_TARGET,
         "gaming_target": GAMING_TARGET,
-        "pearson_ok": pearson >= PEARSON_TARGET,
+        "pearson_ok": r_genuine >= PEARSON_TARGET,
         "gaming_ok": gaming_mean is not None and gaming_mean <= GAMING_TARGET,
         "per_row": [
             {"id": r.id, "kind": r.kind, "expert": r.score, "grader": round(predicted[i], 4), "flags": flags[i]}
@@ -238,11 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m coach.evals.heldout", description=__doc__.split("\n\n")[0])
     parser.add_argument("path", type=Path)
     parser.add_argument("--guards", choices=("auto", "on", "off"), default="auto",
-                        help="wrap the grader with coach.grading.guards (auto: unless it already applies them)")
+                        help="wrap the grader with coach.grading.guards.assess (auto: unless it already applies them)")
     parser.add_argument("--json", type=Path, default=None, help="also write the full result (with rows) here")
     args = parser.parse_args(argv)
 
-    from coach.grading.embedding import EmbeddingGrader
+    from coach.grading.offline.grader import EmbeddingGrader
     from coach.providers.st_embedder import SentenceTransformerEmbedder
 
     embedder = SentenceTransformerEmbedder()

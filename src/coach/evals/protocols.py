@@ -23,8 +23,8 @@ import numpy as np
 from coach.evals.datasets import SAF_LABELS, Row
 from coach.evals.metrics import best_threshold, best_two_thresholds, classification, pearson, rmse
 from coach.evals.runner import Graded, Progress, examples_by_question, grade_rows
-from coach.grading.calibration import Model, fit_logistic
-from coach.grading.embedding import EmbeddingGrader
+from coach.grading.offline.calibration import Model, fit_logistic
+from coach.grading.offline.grader import EmbeddingGrader
 
 REFIT_L2 = 1.0
 

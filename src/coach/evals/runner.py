@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from coach.evals.datasets import Row
-from coach.grading.auto_rubric import auto_target
-from coach.grading.calibration import Model
-from coach.grading.embedding import EmbeddingGrader, Trace
+from coach.grading.offline.auto_rubric import auto_target
+from coach.grading.offline.calibration import Model
+from coach.grading.offline.grader import EmbeddingGrader, Trace
 from coach.grading.target import GradedExample, GradingTarget
 
 Progress = Callable[[int, int], None]

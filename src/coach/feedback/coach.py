@@ -6,7 +6,8 @@ from pydantic import BaseModel, ConfigDict
 
 from coach.content.bank import Bank
 from coach.grading.dimensions import ScoreCard
-from coach.grading.score import Dimension, Verdict
+from coach.grading.score import Verdict
+from coach.vocab import Dimension
 
 STRONG = 0.75
 WEAK = 0.6

@@ -8,8 +8,8 @@ from coach.content.bank import Bank
 from coach.content.render import RenderedItem
 from coach.grading.combine import screen_offline
 from coach.grading.dimensions import ItemResult, ScoreCard, score_card
-from coach.grading.embedding import EmbeddingGrader
 from coach.grading.mcq import grade_mcq
+from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.score import Flag, Score
 from coach.grading.target import GradingTarget, target_from_rubric
 from coach.session.runner import Attempt, AttemptState

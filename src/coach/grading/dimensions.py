@@ -7,8 +7,9 @@ from collections import defaultdict
 from pydantic import BaseModel, ConfigDict
 
 from coach.content.render import RenderedItem
-from coach.grading.score import VERDICT_CREDIT, Dimension, Score
+from coach.grading.score import VERDICT_CREDIT, Score
 from coach.session.runner import Answer
+from coach.vocab import Dimension
 
 BANDS = ((0.8, "Interview-ready"), (0.6, "Nearly ready"), (0.4, "Developing"), (0.0, "Not yet ready"))
 

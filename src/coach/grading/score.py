@@ -6,21 +6,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
-class Dimension(StrEnum):
-    CONCEPTUAL = "conceptual"
-    TRADEOFF = "tradeoff"
-    QUANTITATIVE = "quantitative"
-    EXPLANATION = "explanation"
-
-    @property
-    def label(self) -> str:
-        return {
-            "conceptual": "Conceptual understanding",
-            "tradeoff": "Trade-off reasoning",
-            "quantitative": "Quantitative / applied knowledge",
-            "explanation": "Explanation quality",
-        }[self.value]
+from coach.vocab import Dimension
 
 
 class Verdict(StrEnum):

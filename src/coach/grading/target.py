@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel, ConfigDict
 
 from coach.content.schema import Misconception, Rubric
-from coach.grading.score import Dimension
+from coach.vocab import Dimension
 
 
 class CriterionSpec(BaseModel):

@@ -16,14 +16,10 @@ _embedder_lock = threading.Lock()
 
 
 def chat_model_from_settings(settings: Settings) -> ChatModel | None:
-    """The judge's chat model: None when the judge is off, the offline keyword judge in "fake" mode,
-    else an OpenAI-compatible client for `llm_base_url` (OpenAI itself when only a key is set)."""
-    if not settings.judge_enabled:
+    """An OpenAI-compatible client for `llm_base_url` (OpenAI itself when only a key is set), or None when no
+    endpoint is configured or the LLM is off. ("fake" mode is the grading layer's business: no endpoint here.)"""
+    if not settings.judge_enabled or settings.llm_mode == "fake":
         return None
-    if settings.llm_mode == "fake":
-        from coach.providers.fake import KeywordFakeJudge
-
-        return KeywordFakeJudge()
     from coach.providers.openai_chat import OpenAIChatModel
 
     return OpenAIChatModel(

@@ -12,7 +12,7 @@ from coach.content.bank import Bank
 from coach.content.render import RenderedItem, pick_variant, render
 from coach.content.schema import Difficulty, Item
 from coach.errors import SessionError
-from coach.grading.score import Dimension
+from coach.vocab import Dimension
 
 MINUTES = {
     ("mcq", Difficulty.EASY): 0.75,

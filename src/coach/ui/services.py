@@ -8,7 +8,7 @@ from coach.config import Settings, get_settings
 from coach.content.bank import Bank
 from coach.content.loader import load_bank
 from coach.grading.attempt import JudgeReview
-from coach.grading.embedding import EmbeddingGrader
+from coach.grading.offline.grader import EmbeddingGrader
 from coach.store.attempt_files import AttemptFiles
 
 
@@ -26,7 +26,7 @@ def grader() -> EmbeddingGrader:
 
 @st.cache_resource
 def _judge_review(fingerprint: str) -> JudgeReview | None:
-    from coach.grading.review import judge_review_from_settings
+    from coach.grading.judge.review import judge_review_from_settings
 
     return judge_review_from_settings(get_settings())
 

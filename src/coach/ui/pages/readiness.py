@@ -7,12 +7,12 @@ import random
 import streamlit as st
 
 from coach.errors import CoachError
-from coach.grading.score import Dimension
 from coach.session.assembly import READINESS, assemble_readiness, estimate_minutes
 from coach.session.runner import AttemptKind, Reveal, start
 from coach.ui import services
 from coach.ui.components.attempt_flow import current_attempt, run_attempt, store
 from coach.ui.router import module_choice
+from coach.vocab import Dimension
 
 KIND = AttemptKind.READINESS.value
 

@@ -1,7 +1,7 @@
 """Negation and swapped-relation detection between an answer sentence and a criterion phrasing.
 
 Embeddings score "decode is compute-bound" almost as high as "decode is memory-bound". This module reads
-polarity instead, on the clauses of `guards_clauses`: two clauses about the same thing (shared content words)
+polarity instead, on the clauses of `clauses.py`: two clauses about the same thing (shared content words)
 whose signs differ contradict each other. For ordered families (column then row, first/second, prefill then
 decode) that appear with both members in one clause, the order of the members is the sign.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from coach.grading.guards_clauses import Clause, clauses
-from coach.grading.guards_negation_words import ENTITY_FAMILIES, ORDERED_FAMILIES, PRODUCT_FAMILIES
-from coach.grading.guards_relation import orientation
+from coach.grading.guards.clauses import Clause, clauses
+from coach.grading.guards.negation_words import ENTITY_FAMILIES, ORDERED_FAMILIES, PRODUCT_FAMILIES
+from coach.grading.guards.relation import orientation
 
 NEG_MIN_SHARED = 2  # content stems two clauses must share to be compared
 NEG_MIN_OVERLAP = 0.3  # ... and that share of the smaller clause's stems

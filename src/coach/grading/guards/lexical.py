@@ -1,6 +1,6 @@
 """Lexical signals for the anti-gaming guards: function words, term lists, non-words and language.
 
-Everything here is plain string work (no model): the embedding-based checks live in `guards.py`.
+Everything here is plain string work (no model): the embedding-based checks live in `assess.py`.
 """
 
 from __future__ import annotations

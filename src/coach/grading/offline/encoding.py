@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from coach.grading.lexical import NEGATIONS, STOPWORDS, stem, tokens
+from coach.grading.offline.lexical import NEGATIONS, STOPWORDS, stem, tokens
 from coach.grading.text import sentences
 from coach.providers.base import Embedder, FullEncoding, Matrix
 

@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from coach.grading.alignment import span_match
-from coach.grading.anchors import anchor_features
-from coach.grading.calibration import GraderParams, shipped_params
-from coach.grading.encoding import Encoded, Encoder
-from coach.grading.features import Match, TargetContext, features, target_context, target_texts
-from coach.grading.guard_vectors import PooledVectors
+from coach.grading.guards.vectors import PooledVectors
+from coach.grading.offline.alignment import span_match
+from coach.grading.offline.anchors import anchor_features
+from coach.grading.offline.calibration import GraderParams, shipped_params
+from coach.grading.offline.encoding import Encoded, Encoder
+from coach.grading.offline.features import Match, TargetContext, features, target_context, target_texts
 from coach.grading.score import VERDICT_CREDIT, CriterionResult, Flag, Score, Verdict
 from coach.grading.target import GradingTarget
 from coach.providers.base import Embedder
@@ -76,12 +76,9 @@ class Trace:
 
 
 def _guards() -> Any:
-    # GUARD HOOK: the anti-gaming guards live in coach.grading.guards (another module's job).
-    try:
-        from coach.grading import guards
-    except ImportError:  # pragma: no cover - guards not installed in this build
-        return None
-    return guards
+    from coach.grading.guards import assess
+
+    return assess
 
 
 class EmbeddingGrader:

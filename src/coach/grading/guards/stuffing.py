@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from coach.grading.guards_lexical import content_stems, is_formula, list_stats
+from coach.grading.guards.lexical import content_stems, is_formula, list_stats
 
 STUFF_MIN_WORDS = 6
 STUFF_FUNCTION_RATIO = 0.12  # relating words (of, is, the, because...) per word; prose is ~0.3-0.5

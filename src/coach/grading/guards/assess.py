@@ -6,8 +6,8 @@ returns a `GuardReport`: flags, a cap on the score (and, for off-topic answers, 
 plain notes for the candidate, the answer with filler removed (`clean_answer`, which the scorer may grade
 instead), and the criteria the answer contradicts.
 
-Guards: gibberish, off-topic, padding, keyword stuffing (guards_stuffing.py), question copy, negation / swapped
-relations (guards_negation.py), other language. All thresholds are named constants; nothing is random. They
+Guards: gibberish, off-topic, padding, keyword stuffing (stuffing.py), question copy, negation / swapped
+relations (negation.py), other language. All thresholds are named constants; nothing is random. They
 were tuned on the development sets (/work/heldout/dev.csv, dev2.csv, dev3.csv) and the unit tests for catching
 gaming; on correct answers written to probe for false alarms (/work/heldout/probes); and on training answers for
 false alarms: those graded correct (800 SemEval-2013 train, 500 SAF train; a guard that
@@ -15,7 +15,7 @@ fires there punishes a right answer) and the Pearson of 2,000 SemEval-2013 and 1
 and without each guard; and the 663 DigiKlausur neural-network exam answers (`coach eval digiklausur`). Never on
 the held-out file or on Mohler.
 
-The grader runs the guards on `PooledVectors` (guard_vectors.py): the answer's sentences and clauses are
+The grader runs the guards on `PooledVectors` (vectors.py): the answer's sentences and clauses are
 pooled from its own forward pass, so the guards cost no extra pass of the model.
 """
 
@@ -26,9 +26,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from coach.grading.guard_vectors import GuardVectors, StandaloneVectors
-from coach.grading.guards_clauses import Clause
-from coach.grading.guards_lexical import (
+from coach.grading.guards.clauses import Clause
+from coach.grading.guards.lexical import (
     OPERATION,
     VAGUE_WORDS,
     base_form,
@@ -42,15 +41,16 @@ from coach.grading.guards_lexical import (
     stem,
     tokens,
 )
-from coach.grading.guards_negation import contradiction_votes, topic_stems
-from coach.grading.guards_relation import relation_vote
-from coach.grading.guards_stuffing import (
+from coach.grading.guards.negation import contradiction_votes, topic_stems
+from coach.grading.guards.relation import relation_vote
+from coach.grading.guards.stuffing import (
     STUFF_LIST_SENTENCE_WORDS,
     STUFF_SENTENCE_FUNCTION_RATIO,
     asks_for_list,
     is_labelled_contrast,
     is_term_list,
 )
+from coach.grading.guards.vectors import GuardVectors, StandaloneVectors
 from coach.grading.score import Flag
 from coach.grading.target import CriterionSpec, GradingTarget
 from coach.grading.text import sentences

@@ -11,10 +11,10 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-from coach.grading.lexical import content_set, content_stems
-from coach.grading.score import Dimension
+from coach.grading.offline.lexical import content_set, content_stems
 from coach.grading.target import CriterionSpec, GradedExample, GradingTarget
 from coach.grading.text import sentences
+from coach.vocab import Dimension
 
 MAX_CRITERIA = 6
 MIN_CONTENT = 2  # a clause with fewer new content words is merged into its neighbour

@@ -21,8 +21,8 @@ import numpy as np
 from coach.evals.datasets import Row, read_mohler, read_saf, read_semeval
 from coach.evals.metrics import best_threshold, classification, pearson
 from coach.evals.runner import Graded, examples_by_question, grade_rows
-from coach.grading.calibration import GraderParams, Model, Verdicts, fit_logistic
-from coach.grading.embedding import EmbeddingGrader, criterion_score
+from coach.grading.offline.calibration import GraderParams, Model, Verdicts, fit_logistic
+from coach.grading.offline.grader import EmbeddingGrader, criterion_score
 
 # No `lex_prec` (the share of the answer's new words found in the reference): beside `tok_prec` it took a negative
 # weight and transferred worse. Chosen on training data only, each dataset scored by a model fitted on the others

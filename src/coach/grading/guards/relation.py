@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from coach.grading.guards_negation_words import JOIN, normalise
+from coach.grading.guards.negation_words import JOIN, normalise
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from coach.grading.encoding import Encoded, Encoder, pieces_in, pooled
-from coach.grading.guards_lexical import stem
-from coach.grading.guards_negation_words import phrase_matches
+from coach.grading.guards.lexical import stem
+from coach.grading.guards.negation_words import phrase_matches
+from coach.grading.offline.encoding import Encoded, Encoder, pieces_in, pooled
 from coach.grading.text import sentences
 from coach.providers.base import Embedder, Matrix
 

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from coach.grading.guards_lexical import COORDINATORS, FUNCTION_WORDS, UNITS, is_wordlike, stem
-from coach.grading.guards_negation_words import (
+from coach.grading.guards.lexical import COORDINATORS, FUNCTION_WORDS, UNITS, is_wordlike, stem
+from coach.grading.guards.negation_words import (
     ANSWER_PARTICLE,
     CLAUSE_WORDS,
     COMPARATIVES,
@@ -35,7 +35,7 @@ from coach.grading.guards_negation_words import (
     is_negation,
     normalise,
 )
-from coach.grading.guards_relation import Sides, sides
+from coach.grading.guards.relation import Sides, sides
 
 NEG_SCOPE = 5  # tokens after a negation cue in which an antonym word absorbs the negation
 UNIVERSALS, ALL = frozenset({"every", "all"}), "<all>"  # a quantifier a negation can bear on, and its stem

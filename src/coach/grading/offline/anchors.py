@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from coach.grading.encoding import Encoded
-from coach.grading.lexical import content_set
+from coach.grading.offline.encoding import Encoded
+from coach.grading.offline.lexical import content_set
 
 K = 5
 TEMPERATURE = 0.05  # softmax temperature on cosine similarity for the weighted vote

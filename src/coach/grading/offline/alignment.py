@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from coach.grading.encoding import Encoded
+from coach.grading.offline.encoding import Encoded
 
 STOP_WEIGHT = 0.1  # a stopword in a reference still counts a little ("not" is kept as content)
 MATCH = 0.7  # a token cosine at or above this counts as the same idea in the hard recall

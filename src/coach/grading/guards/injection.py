@@ -16,7 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from coach.grading.injection_patterns import ALL_PATTERNS, SQUASHED
+from coach.grading.guards.injection_patterns import ALL_PATTERNS, SQUASHED
 from coach.grading.text import sentences
 
 # Characters that render as nothing; used to hide or split instructions.

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from coach.grading.alignment import MATCH, piece_weights, span_match
-from coach.grading.encoding import Encoded, Encoder
-from coach.grading.lexical import content_set
+from coach.grading.offline.alignment import MATCH, piece_weights, span_match
+from coach.grading.offline.encoding import Encoded, Encoder
+from coach.grading.offline.lexical import content_set
 from coach.grading.target import GradingTarget
 from coach.grading.text import sentences
 

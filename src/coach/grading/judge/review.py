@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from coach.config import Settings
 from coach.grading.attempt import JudgeReview
 from coach.grading.combine import grade_with_judge
-from coach.grading.judge import LLMJudge
+from coach.grading.judge.llm import LLMJudge
 from coach.grading.score import Score
 from coach.grading.target import GradingTarget
 

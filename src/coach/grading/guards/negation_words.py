@@ -1,7 +1,7 @@
 """The words the negation guard reads: phrase rewrites, antonym families, negation cues, clause boundaries, and
 the small functions that apply them to a word or a text (normalise, family_of, is_negation, phrase_matches).
 
-Kept apart from the clause logic in guards_negation.py so that vocabulary changes are reviewed as such.
+Kept apart from the clause logic in negation.py so that vocabulary changes are reviewed as such.
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The offline grader: encoding, features, alignment, anchors, fitted calibration, criteria from a reference."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
     from coach.content.bank import Bank
 
@@ -83,6 +85,88 @@ def diff_cmd(
         sys.stdout.write(review.diff)
     if review.diff is None and review.stamped is not None:
         raise typer.Exit(1)
+
+
+def authoring_chat_model(offline: bool) -> BaseChatModel | None:
+    """The one place the CLI builds its chat model (swap for the providers' langchain adapter when it lands)."""
+    if offline:
+        return None
+    from coach.authoring.chat import chat_model_from_settings
+    from coach.config import get_settings
+
+    return chat_model_from_settings(get_settings())
+
+
+@author_app.command("distractors")
+def distractors_cmd(
+    item: str = typer.Option(..., "--item", help="MCQ item id"),
+    n: int = typer.Option(5, "--n", min=1, max=20, help="How many candidates"),
+    offline: bool = typer.Option(False, "--offline", help="Never call an LLM, even when one is configured"),
+    as_json: bool = typer.Option(False, "--json", help="Print the JSON list (the contract)"),
+    rejected: bool = typer.Option(False, "--rejected", help="Also show rejected candidates and why (text mode)"),
+    root: Path | None = typer.Option(None, help="Content root (default: the project)"),
+) -> None:
+    """Valid candidate distractors, best first: JSON records {text, misconception, why_wrong, plausibility, source}."""
+    from coach.authoring.distractors import suggest_distractors
+    from coach.errors import ContentError
+    from coach.providers.registry import default_embedder
+
+    bank = _load(_content_root(root))
+    try:
+        found = suggest_distractors(bank, item, default_embedder(), chat=authoring_chat_model(offline), n=n)
+    except ContentError as exc:
+        raise _fail(str(exc)) from None
+    for note in found.notes:
+        typer.echo(f"note: {note}", err=True)
+    best = found.best(n)
+    if as_json:
+        typer.echo(json.dumps([a.public() for a in best], indent=2, ensure_ascii=False))
+        return
+    for rank, a in enumerate(best, 1):
+        typer.echo(f"{rank}. [{a.plausibility:.2f} {a.candidate.source.value}] {a.candidate.text}")
+        typer.echo(f"   why wrong: {a.candidate.why_wrong}")
+        typer.echo(f"   ranked by: {a.explain()}")
+    if rejected:
+        for a in found.rejected:
+            typer.echo(f"rejected [{a.candidate.source.value}] {a.candidate.text}: {'; '.join(a.reasons)}")
+
+
+@author_app.command("draft")
+def draft_cmd(
+    concept: str = typer.Option(..., "--concept", help="Concept page id"),
+    kind: str = typer.Option("mcq", "--type", help="mcq | short"),
+    difficulty: str = typer.Option("medium", "--difficulty", help="easy | medium | hard"),
+    dimension: list[str] = typer.Option([], "--dimension", help="Dimension to measure (repeatable)"),
+    offline: bool = typer.Option(False, "--offline", help="Never call an LLM, even when one is configured"),
+    seed: int = typer.Option(0, help="Which of the page's misconceptions the offline draft starts from"),
+    out: Path | None = typer.Option(None, "-o", "--out", help="Item file to write (default: the module's drafts/)"),
+    root: Path | None = typer.Option(None, help="Content root (default: the project)"),
+) -> None:
+    """Write a draft item (status: draft, with provenance) from a concept page; a short item gets its rubric."""
+    from pydantic import ValidationError
+
+    from coach.authoring.drafts import Target, generate_draft
+    from coach.authoring.queue import write_draft
+    from coach.errors import ContentError
+    from coach.providers.registry import default_embedder
+
+    if kind not in ("mcq", "short"):
+        raise _fail("--type is mcq or short")
+    base = _content_root(root)
+    bank = _load(base)
+    try:
+        target = Target.model_validate(
+            {"type": kind, "difficulty": difficulty, "dimensions": tuple(dimension) or ("conceptual",)}
+        )
+        draft = generate_draft(bank, concept, target, default_embedder(), chat=authoring_chat_model(offline),
+                               seed=seed)
+        written = write_draft(base, draft, out)
+    except (ContentError, ValidationError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    for note in draft.notes:
+        typer.echo(f"note: {note}", err=True)
+    for path in written:
+        typer.echo(f"wrote {path}")
 
 
 def register(app: typer.Typer) -> None:

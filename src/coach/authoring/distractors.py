@@ -54,11 +54,12 @@ def assess_candidates(
     """Validate and rank candidates from any source; a later duplicate of a better candidate is rejected."""
     variant = variants(item)[0] if variant is None else variant
     rendered = render(item, variant)
-    cheap = context(item, rendered, candidates)
+    page_text = bank.concepts[item.concept].body if item.concept in bank.concepts else ""
+    cheap = context(item, rendered, candidates, page_text=page_text)
     first = [(c, problems(c, cheap)) for c in candidates]
     rejected = [Assessed(candidate=c, reasons=tuple(r)) for c, r in first if r]
     survivors = [c for c, r in first if not r]  # only these are embedded: most rejections need no model
-    ctx = context(item, rendered, survivors, embedder)
+    ctx = context(item, rendered, survivors, embedder, page_text)
     page = page_facts(bank, item)
     scored = sorted(
         (assess(c, ctx, problems(c, ctx), page) for c in survivors),

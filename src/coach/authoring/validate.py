@@ -80,6 +80,7 @@ class Context:
     models: tuple[ModelConfig, ...]
     approx: bool
     vectors: dict[str, np.ndarray]  # empty for the first, cheap pass: checks that need embeddings wait
+    page_text: str = ""
 
     @property
     def semantic(self) -> bool:
@@ -101,7 +102,11 @@ def models_of(item: McqItem, rendered: RenderedItem) -> tuple[ModelConfig, ...]:
 
 
 def context(
-    item: McqItem, rendered: RenderedItem, candidates: list[Candidate], embedder: Embedder | None = None
+    item: McqItem,
+    rendered: RenderedItem,
+    candidates: list[Candidate],
+    embedder: Embedder | None = None,
+    page_text: str = "",
 ) -> Context:
     """Without an embedder: the cheap context of the first pass. With one: stem, options and candidates embedded
     in one batch."""
@@ -112,7 +117,7 @@ def context(
         texts = list(dict.fromkeys([rendered.stem, *(o.text for o in rendered.options), *(c.text for c in candidates)]))
         matrix: Matrix = embedder.embed(texts)
         vectors = dict(zip(texts, matrix, strict=True))
-    return Context(item, rendered, models_of(item, rendered), approx, vectors)
+    return Context(item, rendered, models_of(item, rendered), approx, vectors, page_text)
 
 
 def problems(c: Candidate, ctx: Context) -> list[str]:
@@ -123,8 +128,16 @@ def problems(c: Candidate, ctx: Context) -> list[str]:
         if len(text) < 3:
             return ["empty"]
         reasons = ["'all/none of the above' is not allowed"] if _BANNED.search(text) else []
+        if c.source is Source.LLM and not grounded(c.page_quote, ctx.page_text):
+            reasons.append("its quote is not in the concept page, so why it is wrong is not grounded")
         return reasons + _equivalence(c, ctx) + _duplicates(c, ctx) + _form(c, ctx) + _implausible(c, ctx)
     return _equivalence(c, ctx) + _duplicates(c, ctx)
+
+
+def grounded(quote: str | None, page: str) -> bool:
+    """The quote, whitespace and case aside, is in the page (and long enough to mean something)."""
+    q = " ".join((quote or "").split()).lower().strip(" .\"'")
+    return len(q) >= 12 and q in " ".join(page.split()).lower()
 
 
 def _equivalence(c: Candidate, ctx: Context) -> list[str]:

@@ -121,7 +121,8 @@ def load_bank_collecting(root: Path) -> tuple[Bank, list[Problem]]:
         for draft_file in sorted((module_file.parent / DRAFTS_DIR).glob("*.yaml")):
             _load_items(draft_file, root, module.id, bank, problems, remember, drafts=True)
 
-    for rubric_file in sorted((root / "rubrics").glob("*.yaml")):
+    rubric_files = [*(root / "rubrics").glob("*.yaml"), *(root / "rubrics" / DRAFTS_DIR).glob("*.yaml")]
+    for rubric_file in sorted(rubric_files):
         where = _rel(rubric_file, root)
         data = _read_yaml(rubric_file, root, problems)
         record = data.get("id") if isinstance(data, dict) else None

@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
-from coach.content.schema import Item
+from coach.content.schema import Item, Rubric
 from coach.errors import ContentError
 
 _ITEM = TypeAdapter(Item)
@@ -29,6 +29,17 @@ def item_yaml(item: Item, *, indent: int = 2) -> str:
     text = yaml.safe_dump([data], sort_keys=False, allow_unicode=True, width=110)
     pad = " " * indent
     return "".join(pad + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+def write_rubric_file(path: Path, rubric: Rubric) -> None:
+    text = yaml.safe_dump(rubric.model_dump(mode="json", exclude_defaults=True), sort_keys=False, allow_unicode=True,
+                          width=110)
+    try:
+        Rubric.model_validate(yaml.safe_load(text))
+    except ValidationError as exc:
+        raise WriteError(path, f"the rubric would not load: {exc}") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
 
 
 def write_item_file(path: Path, items: list[Item]) -> None:

@@ -152,7 +152,8 @@ def _mcq_draft(bank: Bank, page: ConceptPage, pool: list[Misconception], target:
     options = (Option(text=key, correct=True), *(Option(text=c.text, misconception=c.misconception) for c in chosen))
     why_not = " ".join(f"Not \"{c.text.rstrip('.')}\": {bank.misconceptions[c.misconception or ''].correction}"
                        for c in chosen if c.misconception in bank.misconceptions)
-    explanation = f"{key_mis.correction.strip()} {page.summary.strip()} {why_not}".strip()
+    summary = "" if bare_numbers(page.summary) else page.summary.strip()
+    explanation = f"{key_mis.correction.strip()} {summary} {why_not}".strip()
     final = item.model_copy(update={"options": options, "explanation": explanation})
     return Draft(McqItem.model_validate(final.model_dump()), None, tuple(notes))
 
@@ -189,7 +190,8 @@ def _short_draft(bank: Bank, page: ConceptPage, pool: list[Misconception], targe
     item = ShortItem(id=item_id, status=Status.DRAFT, difficulty=target.difficulty, concept=page.id,
                      concept_version=page.version, dimensions=tuple(dict.fromkeys(dims)),
                      stem=f"Explain, as you would to an interviewer: {summary[:1].lower()}{summary[1:]}.",
-                     explanation=f"{page.summary.strip()} A strong answer makes these points: {answer}",
+                     explanation=f"{'' if bare_numbers(page.summary) else page.summary.strip()} "
+                                 f"A strong answer makes these points: {answer}".strip(),
                      rubric=item_id, model_answer=answer, module=page.module,
                      provenance=provenance(page, "offline", None, now))
     return Draft(item, rubric)

@@ -1,22 +1,23 @@
 """A deterministic offline coach-feedback writer for the app's "fake" mode (demos, tests).
 
-It is a `ChatModel`: it reads the facts back out of the real prompt and replies with the real JSON, so fake mode
-runs the whole LLM path (prompt, call, parser, grounding, cache). Its choices are plain rules: strengths from met
-criteria and correct MCQs, the heaviest missed criteria as gaps, a note per short answer quoting the sentence the
-grader took as evidence, study pages for the questions that lost marks, and every misconception shown.
+It is a `ChatModel` (a scripted `FakeChatModel`): it reads the facts back out of the real prompt and replies with
+the real JSON, so fake mode runs the whole LLM path (prompt, call, parser, grounding, cache). Its choices are
+plain rules: strengths from met criteria and correct MCQs, the heaviest missed criteria as gaps, a note per short
+answer quoting the sentence the grader took as evidence, study pages for the questions that lost marks, and
+every misconception shown.
 """
 
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Sequence
 
 from coach.feedback.facts import AttemptFacts, QuestionFact
 from coach.feedback.prompt import read_facts
 from coach.feedback.reply import MAX_GAPS
 from coach.grading.text import sentences
-from coach.providers.base import ChatMessage, ChatReply
+from coach.providers.base import ChatMessage
+from coach.providers.fake import FakeChatModel
 
 
 def _note(q: QuestionFact) -> dict[str, object] | None:
@@ -63,19 +64,13 @@ def fake_feedback(facts: AttemptFacts) -> dict[str, object]:
     }
 
 
-class FakeFeedbackWriter:
+FAKE_WRITER_NAME = "fake-coach-writer"
+
+
+def fake_feedback_writer() -> FakeChatModel:
     """A ChatModel that writes deterministic coach feedback from the facts in the prompt."""
 
-    name = "fake-coach-writer"
+    def write(messages: Sequence[ChatMessage]) -> str:
+        return json.dumps(fake_feedback(read_facts(messages)), ensure_ascii=False)
 
-    def __init__(self) -> None:
-        self.calls = 0
-        self._lock = threading.Lock()
-
-    def complete(
-        self, messages: Sequence[ChatMessage], *, temperature: float = 0.0, json_mode: bool = True
-    ) -> ChatReply:
-        with self._lock:
-            self.calls += 1
-        reply = fake_feedback(read_facts(messages))
-        return ChatReply(text=json.dumps(reply, ensure_ascii=False), model=self.name, finish_reason="stop")
+    return FakeChatModel(write, name=FAKE_WRITER_NAME)

@@ -123,9 +123,9 @@ def write_feedback(
 def feedback_model_from_settings(settings: Settings) -> ChatModel | None:
     """The writer the settings ask for: the fake writer in "fake" mode, the configured endpoint, or None."""
     if settings.llm_mode == "fake":
-        from coach.feedback.fakes import FakeFeedbackWriter
+        from coach.feedback.fakes import fake_feedback_writer
 
-        return FakeFeedbackWriter()
+        return fake_feedback_writer()
     from coach.providers.registry import chat_model_from_settings
 
     return chat_model_from_settings(settings)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from coach.feedback.facts import AttemptFacts, QuestionFact
 from coach.feedback.prompt import read_facts
-from coach.feedback.reply import MAX_GAPS
+from coach.feedback.reply import MAX_GAPS, MAX_STRENGTHS
 from coach.grading.text import sentences
 from coach.providers.base import ChatMessage
 from coach.providers.fake import FakeChatModel
@@ -27,7 +27,8 @@ def _note(q: QuestionFact) -> dict[str, object] | None:
     missed = sorted((c for c in q.criteria if c.verdict not in ("met", "partial")), key=lambda c: -c.weight)
     quote = met[0].evidence if met else (sentences(q.answer) or [q.answer])[0]
     said = f"This earned '{met[0].id}'." if met else "This does not yet meet a criterion."
-    more = f" To strengthen it: {missed[0].requires[:1].lower()}{missed[0].requires[1:]}." if missed else ""
+    need = missed[0].requires.rstrip(".") if missed else ""
+    more = f" To strengthen it: {need[:1].lower()}{need[1:]}." if missed else ""
     return {"question": q.q, "quote": quote, "note": said + more}
 
 
@@ -38,10 +39,11 @@ def fake_feedback(facts: AttemptFacts) -> dict[str, object]:
         if q.type == "mcq" and q.correct:
             strengths.append({"question": q.q, "text": "You picked the right option."})
         for c in q.criteria:
+            point = c.requires.rstrip(".")
             if c.verdict == "met":
-                strengths.append({"question": q.q, "criterion": c.id, "text": f"You covered: {c.requires}."})
+                strengths.append({"question": q.q, "criterion": c.id, "text": f"You covered: {point}."})
             elif c.verdict in ("missed", "contradicted"):
-                gaps.append((c.weight, {"question": q.q, "criterion": c.id, "text": f"Not yet shown: {c.requires}."}))
+                gaps.append((c.weight, {"question": q.q, "criterion": c.id, "text": f"Not yet shown: {point}."}))
     gaps.sort(key=lambda g: -g[0])
     first_lost: dict[str, QuestionFact] = {}
     for q in facts.questions:
@@ -56,7 +58,7 @@ def fake_feedback(facts: AttemptFacts) -> dict[str, object]:
     notes = [n for q in facts.questions if (n := _note(q)) is not None]
     return {
         "summary": summary,
-        "strengths": strengths[:5],
+        "strengths": strengths[:MAX_STRENGTHS],
         "gaps": [g for _, g in gaps[:MAX_GAPS]],
         "notes": notes,
         "study": study,

@@ -103,10 +103,11 @@ class LLMJudge:
         for i, k in enumerate(keys):
             first.setdefault(k, i)  # identical (answer, target) pairs are judged once
         unique = sorted(first.values())
-        # langchain's batch runs them on a thread pool of `max_concurrency` workers; `judge` never raises.
+
         def judge_row(i: int) -> JudgeOutcome:
             return self.judge(*rows[i])
 
+        # langchain's batch runs them on a thread pool of `max_concurrency` workers; `judge` never raises.
         judged = RunnableLambda(judge_row).batch(unique, {"max_concurrency": self.max_concurrency})
         done = dict(zip(unique, judged, strict=True))
         return [

@@ -2,7 +2,7 @@
 
 SmolLM2-135M cannot judge; it is here as a source of messy real output (broken JSON, wrong schema, invented
 criteria, quotes that are not in the answer). The model is served by the test chat-completions server on
-127.0.0.1 (tests/support/chat_server.py) and reached through the real OpenAI client, configured by environment
+127.0.0.1 (coach.providers.local_server) and reached through the real OpenAI client, configured by environment
 exactly as a deployment would be. The check prints what became of each judge call and whether any row lost
 its embedding grade: a judge failure must leave the row unscored by the judge, flagged, and graded by the
 embeddings, never a silent 0.
@@ -32,10 +32,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.support.chat_server import ChatServer  # noqa: E402
+from coach.providers.local_server import ChatServer
 
 
 def smollm2_path() -> Path:
@@ -71,18 +68,20 @@ def smollm2_reply() -> tuple[Any, list[str]]:
 
 
 def reply_kinds(replies: list[str]) -> dict[str, int]:
-    """What the model sent back, read with the judge's own JSON extraction."""
-    from coach.grading.judge.quotes import extract_json
+    """What the model sent back, read with the judge's own parser (langchain-core's PydanticOutputParser)."""
+    from langchain_core.messages import AIMessage
+
+    from coach.grading.judge.llm import REPLY_PARSER
+    from coach.providers.langchain_chat import UnusableReply, read_structured
 
     kinds: Counter[str] = Counter()
     for text in replies:
         try:
-            data = extract_json(text)
-        except ValueError:
-            kinds["not JSON"] += 1
+            read_structured(AIMessage(content=text), REPLY_PARSER)
+        except UnusableReply as exc:
+            kinds[f"reply {exc.problem.value}"] += 1
             continue
-        shaped = isinstance(data, dict) and "criteria" in data
-        kinds["JSON with a criteria list" if shaped else "JSON, other shape"] += 1
+        kinds["fits the verdict schema"] += 1
     return dict(kinds)
 
 

@@ -104,13 +104,14 @@ def bank_schema(out: Path = typer.Option(Path("docs/schema"), help="Folder for t
 
 def _register_subcommands() -> None:
     """Grading, evaluation, benchmark and calibration commands live in their own modules."""
-    from coach import cli_analytics, cli_author, cli_export, cli_grading, cli_judge
+    from coach import cli_analytics, cli_author, cli_export, cli_grading, cli_judge, cli_llm
 
     cli_author.register(app)  # author stamp, diff, distractors, draft
     cli_analytics.register(app)  # analytics items
     cli_export.register(app)  # export moodle-xml / gift, import csv
     cli_grading.register(app)  # grade, eval, bench, calibrate grader
     cli_judge.register_calibrate(cli_grading.calibrate_app)  # calibrate combine
+    cli_llm.register(cli_grading.bench_app)  # bench judge
 
 
 _register_subcommands()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict
 
 from coach.content.bank import Bank
@@ -21,16 +23,32 @@ class StudyLink(BaseModel):
     reason: str
 
 
+class AnswerNote(BaseModel):
+    """A note on one short answer, quoting the candidate's own words (checked to be in the answer)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    question: int  # 1-based, as the candidate saw it
+    quote: str
+    note: str
+
+
 class CoachFeedback(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    source: str = "template"
+    # Which one the candidate is reading: "llm" (written by the model named in `model`, grounded in the grades)
+    # or "template" (written by `template_feedback`; `fallback_reason` says why when an LLM was configured).
+    source: Literal["template", "llm"] = "template"
     summary: str
     strengths: tuple[str, ...]
     gaps: tuple[str, ...]
     misconceptions: tuple[str, ...]
     study: tuple[StudyLink, ...]
     next_step: str
+    notes: tuple[AnswerNote, ...] = ()
+    model: str | None = None
+    fallback_reason: str | None = None
+    dropped: tuple[str, ...] = ()  # what the model wrote that the grades do not back, and was left out
 
 
 def _dimension_lines(card: ScoreCard) -> tuple[list[str], list[str]]:
@@ -94,4 +112,4 @@ def template_feedback(card: ScoreCard, bank: Bank, module_id: str) -> CoachFeedb
     )
 
 
-__all__ = ["CoachFeedback", "Dimension", "StudyLink", "template_feedback"]
+__all__ = ["AnswerNote", "CoachFeedback", "Dimension", "StudyLink", "template_feedback"]

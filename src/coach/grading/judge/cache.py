@@ -7,15 +7,11 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
-
-from coach.grading.target import GradingTarget
-
-if TYPE_CHECKING:
-    pass
+from typing import Protocol
 
 from coach.grading.judge.prompt import PROMPT_VERSION
 from coach.grading.judge.verdict import JudgeOutcome
+from coach.grading.target import GradingTarget
 
 
 @dataclass(frozen=True)
@@ -76,5 +72,3 @@ def target_fingerprint(target: GradingTarget) -> str:
         [target.question, target.reference, [(c.id, c.description, c.weight, c.phrasings[:3]) for c in target.criteria]]
     )
     return f"{target.key}#{hashlib.sha256(blob.encode('utf-8')).hexdigest()[:12]}"
-
-

@@ -1,47 +1,64 @@
 """The LLM judge: one structured call per answer, per-criterion verdicts backed by exact quotes.
 
-The answer enters the prompt as delimited data and the prompt says instructions inside it are content to
-grade. The reply is parsed with pydantic and checked: every criterion id must be the rubric's, and a verdict
-whose quote is not in the answer is void (counted as missed). Any failure (provider error, timeout, invalid
-JSON, wrong schema, truncated reply, unknown ids) gives an *unscored* outcome with the reason; never a 0.
-Outcomes are cached by (target key + rubric fingerprint, sha256 of the answer, model name, prompt version).
+The chain is langchain-core's: `JUDGE_PROMPT` (a `ChatPromptTemplate`) | the chat model (any `BaseChatModel`;
+the project's `ChatModel`s through `ChatModelAdapter`) | `PydanticOutputParser(JudgeReply)`. The answer enters
+the prompt as delimited data; sentences addressed to the grader are removed before the model sees it. The parsed
+reply is checked: every criterion id must be the rubric's, and a verdict whose quote is not in the answer is
+void (counted as missed). Any failure (provider error, timeout, invalid JSON, wrong schema, truncated reply,
+unknown or missing ids) gives an *unscored* outcome with the reason; never a 0. Outcomes are cached by (target
+key + rubric fingerprint, sha256 of the answer, model name, prompt version).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
+from langchain_core.language_models import BaseChatModel
+from langchain_core.output_parsers import PydanticOutputParser
+from langchain_core.runnables import RunnableLambda
 
 from coach.errors import ProviderError
 from coach.grading.guards.injection import detect_injection, redact
+from coach.grading.judge.cache import JudgeCache, JudgeCacheKey, LRUJudgeCache, answer_sha256, target_fingerprint
+from coach.grading.judge.prompt import JUDGE_PROMPT, prompt_variables
+from coach.grading.judge.quotes import quote_in_answer
+from coach.grading.judge.verdict import JudgedCriterion, JudgeOutcome, JudgeReply
 from coach.grading.score import Verdict
 from coach.grading.target import GradingTarget
 from coach.providers.base import ChatModel
+from coach.providers.langchain_chat import ReplyProblem, UnusableReply, as_langchain, model_name, read_structured
 
 if TYPE_CHECKING:
     from coach.config import Settings
 
-from coach.grading.judge.cache import JudgeCache, JudgeCacheKey, LRUJudgeCache, answer_sha256, target_fingerprint
-from coach.grading.judge.prompt import build_messages
-from coach.grading.judge.quotes import extract_json, quote_in_answer
-from coach.grading.judge.verdict import JudgedCriterion, JudgeOutcome, _Reply
+REPLY_PARSER: PydanticOutputParser[JudgeReply] = PydanticOutputParser(pydantic_object=JudgeReply)
+_PROBLEM_WORDS = {
+    ReplyProblem.TRUNCATED: "the judge's reply was cut off (token limit reached)",
+    ReplyProblem.NOT_JSON: "the judge's reply was not valid JSON",
+    ReplyProblem.SCHEMA: "the judge's reply did not match the verdict schema",
+    ReplyProblem.REFUSED: "the judge refused to grade the answer",
+}
 
 
 class LLMJudge:
-    """Judge answers with a ChatModel. Thread-safe; `judge_many` bounds the calls in flight."""
+    """Judge answers with a chat model. Thread-safe; `judge_many` bounds the calls in flight.
+
+    `model` is the project's `ChatModel` (wrapped in `ChatModelAdapter`: temperature 0, JSON mode asked for) or
+    any langchain-core `BaseChatModel`, used as configured.
+    """
 
     def __init__(
         self,
-        model: ChatModel,
+        model: ChatModel | BaseChatModel,
         *,
         cache: JudgeCache | None = None,
         max_concurrency: int = 4,
         max_answer_chars: int = 4000,
     ) -> None:
         self.model = model
+        self.model_name = model_name(model)
+        self._chain = JUDGE_PROMPT | as_langchain(model)
         self.cache: JudgeCache = cache if cache is not None else LRUJudgeCache()
         self.max_concurrency = max(1, max_concurrency)
         self.max_answer_chars = max_answer_chars
@@ -65,7 +82,7 @@ class LLMJudge:
         )
 
     def cache_key(self, answer: str, target: GradingTarget) -> JudgeCacheKey:
-        return JudgeCacheKey(target_fingerprint(target), answer_sha256(answer), self.model.name)
+        return JudgeCacheKey(target_fingerprint(target), answer_sha256(answer), self.model_name)
 
     def judge(self, answer: str, target: GradingTarget) -> JudgeOutcome:
         key = self.cache_key(answer, target)
@@ -86,8 +103,13 @@ class LLMJudge:
         for i, k in enumerate(keys):
             first.setdefault(k, i)  # identical (answer, target) pairs are judged once
         unique = sorted(first.values())
-        with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(unique)), thread_name_prefix="judge") as pool:
-            done = dict(zip(unique, pool.map(lambda i: self.judge(*rows[i]), unique), strict=True))
+
+        def judge_row(i: int) -> JudgeOutcome:
+            return self.judge(*rows[i])
+
+        # langchain's batch runs them on a thread pool of `max_concurrency` workers; `judge` never raises.
+        judged = RunnableLambda(judge_row).batch(unique, {"max_concurrency": self.max_concurrency})
+        done = dict(zip(unique, judged, strict=True))
         return [
             done[first[k]] if first[k] == i else done[first[k]].model_copy(update={"cached": True, "calls": 0})
             for i, k in enumerate(keys)
@@ -109,7 +131,7 @@ class LLMJudge:
             return JudgeOutcome.model_validate(
                 {
                     "target_key": target.key,
-                    "model": self.model.name,
+                    "model": self.model_name,
                     "answer_sha256": key.answer_sha256,
                     "injection": injection,
                     **fields,
@@ -128,18 +150,15 @@ class LLMJudge:
             return outcome(unscored=True, reason=reason, calls=1)
 
         try:
-            reply = self.model.complete(build_messages(sent, target), temperature=0.0, json_mode=True)
+            message = self._chain.invoke(prompt_variables(sent, target))
         except ProviderError as exc:
             return unscored(f"the judge model failed: {exc}")
         except Exception as exc:  # a provider must raise ProviderError; anything else is still not a grade
             return unscored(f"the judge model failed unexpectedly: {type(exc).__name__}: {exc}")
-        if reply.finish_reason == "length":
-            return unscored("the judge's reply was cut off (token limit reached)")
         try:
-            parsed = _Reply.model_validate(extract_json(reply.text))
-        except ValueError as exc:  # includes ValidationError
-            kind = "did not match the verdict schema" if isinstance(exc, ValidationError) else "was not valid JSON"
-            return unscored(f"the judge's reply {kind}")
+            parsed = read_structured(message, REPLY_PARSER)
+        except UnusableReply as exc:
+            return unscored(_PROBLEM_WORDS[exc.problem])
         wanted = [c.id for c in target.criteria]
         got = [c.id for c in parsed.criteria]
         unknown = sorted(set(got) - set(wanted))

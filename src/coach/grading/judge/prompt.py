@@ -1,4 +1,9 @@
-"""The judge's prompt: the answer as delimited data, the rubric as JSON, and the reading-back used by fakes."""
+"""The judge's prompt (a langchain-core `ChatPromptTemplate`): the answer as delimited data, the rubric as JSON,
+and the reading-back used by the fake judges.
+
+The candidate's answer and the rubric enter as template *variables*, so nothing in them is ever read as
+template syntax; the answer is also defused so it cannot close its own delimiters.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +11,15 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+
+from langchain_core.prompts import ChatPromptTemplate
 
 from coach.errors import ProviderError
 from coach.grading.target import GradingTarget
 from coach.providers.base import ChatMessage
+from coach.providers.langchain_chat import to_chat_messages
 
-if TYPE_CHECKING:
-    pass
-
+# The text the model sees is unchanged from judge-v1 (only the way it is built), so cached outcomes stay valid.
 PROMPT_VERSION = "judge-v1"
 ANSWER_BEGIN = "<<<CANDIDATE_ANSWER_BEGIN>>>"
 ANSWER_END = "<<<CANDIDATE_ANSWER_END>>>"
@@ -67,19 +72,25 @@ def neutralise(answer: str) -> str:
     return re.sub(r"(CANDIDATE_ANSWER|CRITERIA_JSON)", lambda m: m.group().replace("_", " "), out, flags=re.IGNORECASE)
 
 
-def build_messages(answer: str, target: GradingTarget) -> list[ChatMessage]:
+JUDGE_PROMPT = ChatPromptTemplate.from_messages([("system", SYSTEM_TEMPLATE), ("human", USER_TEMPLATE)]).partial(
+    begin=ANSWER_BEGIN, end=ANSWER_END, cbegin=CRITERIA_BEGIN, cend=CRITERIA_END
+)
+
+
+def prompt_variables(answer: str, target: GradingTarget) -> dict[str, str]:
+    """What `JUDGE_PROMPT` is filled with for one answer."""
     criteria = [{"id": c.id, "requires": c.description, "examples": list(c.phrasings[:3])} for c in target.criteria]
-    system = SYSTEM_TEMPLATE.format(
-        begin=ANSWER_BEGIN,
-        end=ANSWER_END,
-        question=target.question.strip(),
-        reference=target.reference.strip(),
-        cbegin=CRITERIA_BEGIN,
-        criteria=json.dumps(criteria, indent=1, ensure_ascii=False),
-        cend=CRITERIA_END,
-    )
-    user = USER_TEMPLATE.format(begin=ANSWER_BEGIN, answer=neutralise(answer), end=ANSWER_END)
-    return [ChatMessage("system", system), ChatMessage("user", user)]
+    return {
+        "question": target.question.strip(),
+        "reference": target.reference.strip(),
+        "criteria": json.dumps(criteria, indent=1, ensure_ascii=False),
+        "answer": neutralise(answer),
+    }
+
+
+def build_messages(answer: str, target: GradingTarget) -> list[ChatMessage]:
+    """The judge prompt for one answer, as the chat model receives it."""
+    return to_chat_messages(JUDGE_PROMPT.format_messages(**prompt_variables(answer, target)))
 
 
 @dataclass(frozen=True)
@@ -101,5 +112,3 @@ def read_request(messages: Sequence[ChatMessage]) -> JudgeRequest:
     criteria = json.loads(system[c0 + len(CRITERIA_BEGIN) : c1])
     answer = user[a0 + len(ANSWER_BEGIN) : a1].strip("\n")
     return JudgeRequest(tuple(criteria), answer)
-
-

@@ -1,15 +1,10 @@
-"""Checking that a judge's quote is really in the answer, and reading JSON out of a reply."""
+"""Checking that a quote (the judge's, or the coach feedback's) is really in the answer."""
 
 from __future__ import annotations
 
-import json
 import re
-from typing import TYPE_CHECKING
 
 from coach.grading.guards.injection import normalise_for_scan
-
-if TYPE_CHECKING:
-    pass
 
 MIN_QUOTE_CHARS = 4
 
@@ -37,22 +32,3 @@ def quote_in_answer(quote: str, answer: str) -> bool:
             return False
         pos = found + len(part)
     return True
-
-
-def extract_json(text: str) -> object:
-    """The JSON object in a reply: bare, fenced in ``` blocks, or between the first '{' and the last '}'."""
-    stripped = text.strip()
-    fenced = re.search(r"```(?:json)?\s*(\{.*\})\s*```", stripped, re.DOTALL)
-    candidates = [stripped]
-    if fenced:
-        candidates.append(fenced.group(1))
-    if "{" in stripped and "}" in stripped:
-        candidates.append(stripped[stripped.find("{") : stripped.rfind("}") + 1])
-    for c in candidates:
-        try:
-            return json.loads(c)
-        except json.JSONDecodeError:
-            continue
-    raise ValueError("the reply is not valid JSON")
-
-

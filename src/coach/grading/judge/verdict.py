@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from coach.grading.guards.injection import InjectionReport
 from coach.grading.score import VERDICT_CREDIT, Verdict
 
-if TYPE_CHECKING:
-    pass
 
 class _ReplyCriterion(BaseModel):
+    """One criterion as the judge returns it; `contradicted` is the offline grader's word, never the judge's."""
+
     model_config = ConfigDict(extra="ignore")
 
     id: str
@@ -39,7 +37,9 @@ class _ReplyCriterion(BaseModel):
         return v
 
 
-class _Reply(BaseModel):
+class JudgeReply(BaseModel):
+    """The JSON object the judge must reply with (read by langchain-core's `PydanticOutputParser`)."""
+
     model_config = ConfigDict(extra="ignore")
 
     criteria: list[_ReplyCriterion] = Field(min_length=1)
@@ -80,5 +80,3 @@ class JudgeOutcome(BaseModel):
 
     def by_id(self) -> dict[str, JudgedCriterion]:
         return {c.criterion_id: c for c in self.criteria}
-
-

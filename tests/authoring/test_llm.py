@@ -6,10 +6,10 @@ import json
 
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from coach.authoring.chat import wrap
 from coach.authoring.distractors import suggest_distractors
 from coach.authoring.drafts import Target, generate_draft
 from coach.content.bank import Bank
+from coach.providers.langchain_chat import as_langchain as wrap
 from coach.providers.openai_chat import OpenAIChatModel
 from tests.support.chat_server import ChatServer
 
@@ -42,7 +42,7 @@ def test_an_ungrounded_quote_is_rejected(bank: Bank, embedder) -> None:  # type:
 def test_an_unparsable_reply_falls_back_and_says_so(bank: Bank, embedder) -> None:  # type: ignore[no-untyped-def]
     chat = FakeListChatModel(responses=["I cannot help with that."])
     found = suggest_distractors(bank, "mp-kvrep-mp16-checkpoint", embedder, chat=chat)
-    assert found.notes and "did not match the schema" in found.notes[0]
+    assert found.notes and "reply was unusable (not JSON)" in found.notes[0]
     assert len(found.accepted) >= 3 and all(a.candidate.source.value != "llm" for a in found.accepted)
 
 

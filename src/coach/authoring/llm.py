@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import json
 
-from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
 from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, ConfigDict, Field
 
 from coach.authoring.candidates import Candidate, Source
-from coach.authoring.chat import model_name
 from coach.content.bank import Bank
 from coach.content.render import render
 from coach.content.schema import ConceptPage, McqItem
 from coach.errors import CoachError
+from coach.providers.langchain_chat import UnusableReply, model_name, read_structured
 
 PROMPT_VERSION = "author-v1"
 
@@ -80,15 +79,18 @@ def catalogue_lines(bank: Bank, page: ConceptPage) -> str:
 
 def invoke_structured(chat: BaseChatModel, prompt: ChatPromptTemplate, reply: type[BaseModel],
                       values: dict[str, object]) -> BaseModel:
-    """prompt | chat | PydanticOutputParser, with every failure turned into a GenerationError that says which."""
+    """prompt | chat, read by a PydanticOutputParser (a cut-off reply is refused), with every failure turned into a
+    GenerationError that says which."""
     parser: PydanticOutputParser[BaseModel] = PydanticOutputParser(pydantic_object=reply)
-    chain = prompt.partial(format_instructions=parser.get_format_instructions()) | chat | parser
+    chain = prompt.partial(format_instructions=parser.get_format_instructions()) | chat
     try:
-        return chain.invoke(values)
-    except OutputParserException as exc:
-        raise GenerationError(f"the model's reply did not match the schema: {str(exc).splitlines()[0]}") from None
+        message = chain.invoke(values)
     except Exception as exc:  # a provider error, a timeout, a refused request: not candidates
         raise GenerationError(f"the model failed: {type(exc).__name__}: {exc}") from None
+    try:
+        return read_structured(message, parser)
+    except UnusableReply as exc:
+        raise GenerationError(f"the model's reply was unusable ({exc})") from None
 
 
 def llm_distractors(chat: BaseChatModel, bank: Bank, item: McqItem, *, n: int = 5) -> list[Candidate]:

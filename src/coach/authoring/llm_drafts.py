@@ -10,12 +10,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from coach.authoring.chat import model_name
 from coach.authoring.drafts import MIN_OPTIONS, Draft, Target, free_id, provenance
 from coach.authoring.llm import GenerationError, Proposal, catalogue_lines, invoke_structured, to_candidate
 from coach.content.bank import Bank
 from coach.content.schema import Criterion, McqItem, Option, Rubric, ShortItem, Status
 from coach.providers.base import Embedder
+from coach.providers.langchain_chat import model_name
 
 
 class McqReply(BaseModel):

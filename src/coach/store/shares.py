@@ -1,0 +1,68 @@
+"""Share links: an unguessable token (secrets.token_urlsafe(32), 256 bits) naming one graded attempt."""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import select
+
+from coach.errors import AttemptNotFound
+from coach.store.db import Database
+from coach.store.models import AttemptRow, Candidate, ShareLink, utcnow
+from coach.store.records import AttemptRecord, CandidateRecord, ShareRecord
+
+TOKEN_BYTES = 32
+
+
+def create(db: Database, candidate_id: str, attempt_id: str, show_name: bool) -> ShareRecord:
+    with db.write() as session:
+        owned = session.scalar(
+            select(AttemptRow.id).where(AttemptRow.id == attempt_id, AttemptRow.candidate_id == candidate_id)
+        )
+        if owned is None:
+            raise AttemptNotFound("No such attempt for you: only your own results can be shared.")
+        row = ShareLink(token=secrets.token_urlsafe(TOKEN_BYTES), attempt_id=attempt_id, show_name=show_name)
+        session.add(row)
+        session.flush()
+        return ShareRecord.of(row)
+
+
+def revoke(db: Database, candidate_id: str, token: str) -> bool:
+    """Revoke one of this candidate's links; False if there is no such link of theirs."""
+    with db.write() as session:
+        row = session.scalars(
+            select(ShareLink)
+            .join(AttemptRow, AttemptRow.id == ShareLink.attempt_id)
+            .where(ShareLink.token == token, AttemptRow.candidate_id == candidate_id)
+        ).one_or_none()
+        if row is None:
+            return False
+        if row.revoked_at is None:
+            row.revoked_at = utcnow()
+        return True
+
+
+def for_attempt(db: Database, candidate_id: str, attempt_id: str) -> list[ShareRecord]:
+    with db.read() as session:
+        rows = session.scalars(
+            select(ShareLink)
+            .join(AttemptRow, AttemptRow.id == ShareLink.attempt_id)
+            .where(ShareLink.attempt_id == attempt_id, AttemptRow.candidate_id == candidate_id)
+            .order_by(ShareLink.created_at)
+        )
+        return [ShareRecord.of(r) for r in rows]
+
+
+def resolve(db: Database, token: str) -> tuple[ShareRecord, AttemptRecord, CandidateRecord] | None:
+    """The active link, its attempt (without answers) and the owner; None if unknown or revoked."""
+    with db.read() as session:
+        found = session.execute(
+            select(ShareLink, AttemptRow, Candidate)
+            .join(AttemptRow, AttemptRow.id == ShareLink.attempt_id)
+            .join(Candidate, Candidate.id == AttemptRow.candidate_id)
+            .where(ShareLink.token == token, ShareLink.revoked_at.is_(None))
+        ).one_or_none()
+        if found is None:
+            return None
+        link, attempt, owner = found
+        return ShareRecord.of(link), AttemptRecord.of(attempt, []), CandidateRecord.of(owner)

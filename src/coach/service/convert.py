@@ -99,9 +99,13 @@ def when(record: AttemptRecord) -> datetime:
     return record.graded_at or record.submitted_at or record.started_at
 
 
-def dimension_values(record: AttemptRecord) -> dict[Dimension, float | None]:
-    """Each dimension's stored score (None where nothing measured it); empty for an ungraded attempt."""
-    if record.dimensions is None:
+def dimensions_of(stored: tuple[Json, ...] | list[Json] | None) -> dict[Dimension, float | None]:
+    """Each dimension's stored score (None where nothing measured it); empty when nothing is stored."""
+    if stored is None:
         return {}
-    values = {Dimension(d["dimension"]): d["value"] for d in record.dimensions}
+    values = {Dimension(d["dimension"]): d["value"] for d in stored}
     return {d: values.get(d) for d in Dimension}
+
+
+def dimension_values(record: AttemptRecord) -> dict[Dimension, float | None]:
+    return dimensions_of(record.dimensions)

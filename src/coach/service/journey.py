@@ -21,9 +21,18 @@ from coach.errors import AttemptNotFound, SessionError
 from coach.grading.attempt import JudgeReview, Progress, grade_attempt, target_for
 from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.target import GradingTarget
-from coach.service import convert
+from coach.service import convert, share
 from coach.service.identity import IdentityMode, clean_display_name, is_local_key, oidc_identity
-from coach.service.views import AttemptSummary, GradedAttempt, PendingAnswer, RetakesLeft
+from coach.service.misconceptions import MisconceptionEntry, misconception_profile
+from coach.service.progress import JourneyProgress, journey_progress
+from coach.service.views import (
+    AttemptSummary,
+    GradedAttempt,
+    PendingAnswer,
+    RetakesLeft,
+    SharedResult,
+    ShareLinkInfo,
+)
 from coach.session import runner
 from coach.session.assembly import assemble_practice, assemble_readiness
 from coach.session.runner import Attempt, AttemptKind, AttemptState, Reveal
@@ -247,6 +256,31 @@ class Journey:
     def history(self, candidate: Candidate, module: str | None = None) -> list[AttemptSummary]:
         """Every attempt (not abandoned), newest first."""
         return [self._summary(r) for r in reversed(self.records(candidate, module))]
+
+    def progress(self, candidate: Candidate) -> JourneyProgress:
+        """Per module: latest and best readiness result, dimension series, ready; and the module to suggest."""
+        return journey_progress(self.bank, self.records(candidate), self.policy.ready_threshold)
+
+    def misconceptions(self, candidate: Candidate) -> list[MisconceptionEntry]:
+        """The misconception profile (see coach.service.misconceptions for the fading rule)."""
+        return misconception_profile(self.bank, self.records(candidate))
+
+    # -- sharing ----------------------------------------------------------------------------------------------
+    def create_share(self, candidate: Candidate, attempt_id: str, show_name: bool = False) -> ShareLinkInfo:
+        """A `?result=<token>` link to one of this candidate's graded results."""
+        return share.create_share(self.db, candidate, attempt_id, show_name)
+
+    def revoke_share(self, candidate: Candidate, token: str) -> bool:
+        """Revoke one of this candidate's links; False if they own no such link. Revoking twice is harmless."""
+        return share.revoke_share(self.db, candidate, token)
+
+    def shares(self, candidate: Candidate, attempt_id: str) -> list[ShareLinkInfo]:
+        """This candidate's links to one attempt, oldest first, revoked ones included."""
+        return share.shares_for(self.db, candidate, attempt_id)
+
+    def open_share(self, token: str) -> SharedResult | None:
+        """The public view behind a token (no login needed); None if unknown, revoked or malformed."""
+        return share.open_share(self.db, self.bank, token)
 
     def _summary(self, r: AttemptRecord) -> AttemptSummary:
         module = self.bank.modules.get(r.module)

@@ -116,8 +116,7 @@ class Database:
     @contextmanager
     def read(self) -> Iterator[Session]:
         with self.translate_outage(), self._reads() as session:
-            yield session
-            session.rollback()
+            yield session  # closing the session ends its transaction
 
     @contextmanager
     def write(self) -> Iterator[Session]:

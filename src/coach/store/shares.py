@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select
 
 from coach.errors import AttemptNotFound
 from coach.store.db import Database
 from coach.store.models import AttemptRow, Candidate, ShareLink, utcnow
-from coach.store.records import AttemptRecord, CandidateRecord, ShareRecord
+from coach.store.records import Json, ShareRecord
 
 TOKEN_BYTES = 32
 
@@ -53,16 +55,36 @@ def for_attempt(db: Database, candidate_id: str, attempt_id: str) -> list[ShareR
         return [ShareRecord.of(r) for r in rows]
 
 
-def resolve(db: Database, token: str) -> tuple[ShareRecord, AttemptRecord, CandidateRecord] | None:
-    """The active link, its attempt (without answers) and the owner; None if unknown or revoked."""
+@dataclass(frozen=True)
+class SharedRecord:
+    """What an active link may reveal: result columns of the attempt and the owner's name if opted in."""
+
+    module: str
+    state: str
+    at: datetime  # graded, else submitted, else started
+    overall: float | None
+    band: str | None
+    dimensions: tuple[Json, ...] | None
+    name: str | None
+
+
+def resolve(db: Database, token: str) -> SharedRecord | None:
+    """The active link's result, read column by column (answers and items are never loaded); None if unknown
+    or revoked."""
     with db.read() as session:
         found = session.execute(
-            select(ShareLink, AttemptRow, Candidate)
+            select(
+                AttemptRow.module, AttemptRow.state, AttemptRow.started_at, AttemptRow.submitted_at,
+                AttemptRow.graded_at, AttemptRow.overall, AttemptRow.band, AttemptRow.dimensions,
+                ShareLink.show_name, Candidate.display_name,
+            )
             .join(AttemptRow, AttemptRow.id == ShareLink.attempt_id)
             .join(Candidate, Candidate.id == AttemptRow.candidate_id)
             .where(ShareLink.token == token, ShareLink.revoked_at.is_(None))
         ).one_or_none()
         if found is None:
             return None
-        link, attempt, owner = found
-        return ShareRecord.of(link), AttemptRecord.of(attempt, []), CandidateRecord.of(owner)
+        module, state, started, submitted, graded, overall, band, dims, show_name, name = found
+        return SharedRecord(module=module, state=state, at=graded or submitted or started, overall=overall,
+                            band=band, dimensions=tuple(dims) if dims is not None else None,
+                            name=name if show_name else None)

@@ -119,7 +119,7 @@ def test_two_tabs_racing_cannot_get_a_fourth_start(database: Database, owner: st
             won.append(f"race{n}")
         except RetakeLimitReached:
             refused.append(f"race{n}")
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=race, args=(n,)) for n in range(racers)]
@@ -143,4 +143,4 @@ def test_the_open_attempt_is_the_latest_unfinished_one(database: Database, owner
 
 def test_a_naive_datetime_is_refused(database: Database, owner: str) -> None:
     with pytest.raises(Exception, match="naive"):
-        attempts.insert_attempt(database, new_attempt(owner, "a1", datetime(2026, 1, 1)))  # noqa: DTZ001
+        attempts.insert_attempt(database, new_attempt(owner, "a1", datetime(2026, 1, 1)))

@@ -122,3 +122,18 @@ def test_abandoned_attempts_leave_history_but_keep_the_start(journey: Journey, a
     assert journey.history(ada) == [] and journey.retakes_left(ada, MODULE).used == 1
     with pytest.raises(AttemptNotFound):
         journey.open_attempt(ada, attempt.id)
+
+
+def test_the_judge_reviews_short_answers_and_its_grades_are_stored(database, bank, grader) -> None:  # type: ignore[no-untyped-def]
+    from coach.config import Settings
+    from coach.grading.judge.review import judge_review_from_settings
+
+    judge = judge_review_from_settings(Settings(llm_mode="fake"))
+    assert judge is not None
+    journey = Journey(database, bank, grader, judge=judge)
+    ada = journey.local_candidate(new_local_key(), "Ada")
+    attempt = answer_all(journey, ada, journey.start_readiness(ada, MODULE, seed=5), good=True)
+    graded = journey.submit_and_grade(ada, attempt.id)
+    sources = {r.score.source for r in graded.card.results if r.item.type == "short"}
+    assert sources and sources != {"embedding"}  # the judge's review replaced the offline grade
+    assert journey.result(ada, attempt.id).card == graded.card  # type: ignore[union-attr]

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any
 
 import typer
 
@@ -28,12 +29,21 @@ def _status_lines(db: object) -> dict[str, object]:
     return {"url": db.masked_url, "current": st.current, "head": st.head, "up_to_date": st.up_to_date}
 
 
-def _unreachable(db: object) -> NoReturn:
+def _with_database(action: Callable[[Any], None]) -> dict[str, object]:
+    """Run `action(db)` on the configured database (unmigrated), then report its status; exit 2 if unreachable."""
+    from coach.errors import StoreUnavailable
     from coach.store.db import Database
 
-    assert isinstance(db, Database)
-    typer.echo(f"error: the database at {db.masked_url} is not reachable", err=True)
-    raise typer.Exit(2)
+    db = Database(get_settings().db_url, migrate=False)
+    try:
+        with db.translate_outage():
+            action(db)
+        return _status_lines(db)
+    except StoreUnavailable:
+        typer.echo(f"error: the database at {db.masked_url} is not reachable", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        db.dispose()
 
 
 def _echo(info: dict[str, object], as_json: bool) -> None:
@@ -48,16 +58,7 @@ def _echo(info: dict[str, object], as_json: bool) -> None:
 @db_app.command("status")
 def db_status(as_json: bool = typer.Option(False, "--json", help="Print JSON")) -> None:
     """Current and head revision of the database (COACH_DATABASE_URL or the SQLite file); exit 1 when behind."""
-    from coach.errors import StoreUnavailable
-    from coach.store.db import Database
-
-    db = Database(get_settings().db_url, migrate=False)
-    try:
-        info = _status_lines(db)
-    except StoreUnavailable:
-        _unreachable(db)
-    finally:
-        db.dispose()
+    info = _with_database(lambda db: None)
     _echo(info, as_json)
     if not info["up_to_date"]:
         raise typer.Exit(1)
@@ -66,19 +67,9 @@ def db_status(as_json: bool = typer.Option(False, "--json", help="Print JSON")) 
 @db_app.command("upgrade")
 def db_upgrade(revision: str = typer.Argument("head", help="Target revision")) -> None:
     """Migrate the database to head (safe while app instances run; the app also does this on first use)."""
-    from coach.errors import StoreUnavailable
-    from coach.store.db import Database
     from coach.store.migrate import upgrade
 
-    db = Database(get_settings().db_url, migrate=False)
-    try:
-        with db.translate_outage():
-            upgrade(db.engine, revision)
-        info = _status_lines(db)
-    except StoreUnavailable:
-        _unreachable(db)
-    finally:
-        db.dispose()
+    info = _with_database(lambda db: upgrade(db.engine, revision))
     _echo(info, False)
 
 

@@ -10,7 +10,7 @@ KEYS = {"sessions", "answers_expected", "answers_written", "lost", "duplicated",
 
 def test_eight_concurrent_candidates_lose_and_duplicate_nothing(database: Database, bank, grader) -> None:  # type: ignore[no-untyped-def]
     result = run_journey_bench(database, bank, grader, sessions=8, seed=1, modules=["model-parallelism"])
-    assert KEYS <= set(result)
+    assert set(result) >= KEYS
     assert result["errors"] == [] and result["completed"] == 8
     assert result["answers_expected"] == 80 == result["answers_written"]
     assert (result["lost"], result["duplicated"], result["attempts_graded"]) == (0, 0, 8)

@@ -31,7 +31,6 @@ from coach.service.views import (
     PendingAnswer,
     RetakesLeft,
     SharedResult,
-    ShareLinkInfo,
 )
 from coach.session import runner
 from coach.session.assembly import assemble_practice, assemble_readiness
@@ -41,6 +40,7 @@ from coach.store import candidates as store_candidates
 from coach.store.db import Database, open_database
 from coach.store.models import utcnow
 from coach.store.records import AttemptRecord, CandidateRecord
+from coach.store.records import ShareRecord as ShareLinkInfo
 
 Candidate = CandidateRecord
 GraderSource = EmbeddingGrader | Callable[[], EmbeddingGrader]

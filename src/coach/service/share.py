@@ -9,15 +9,12 @@ from __future__ import annotations
 from coach.content.bank import Bank
 from coach.errors import AttemptNotFound, SessionError
 from coach.service import convert
-from coach.service.views import SharedResult, ShareLinkInfo
+from coach.service.views import SharedResult
 from coach.store import attempts as store_attempts
 from coach.store import shares as store_shares
 from coach.store.db import Database
-from coach.store.records import CandidateRecord, ShareRecord
-
-
-def _info(r: ShareRecord) -> ShareLinkInfo:
-    return ShareLinkInfo(token=r.token, created_at=r.created_at, revoked_at=r.revoked_at, show_name=r.show_name)
+from coach.store.records import CandidateRecord
+from coach.store.records import ShareRecord as ShareLinkInfo
 
 
 def create_share(db: Database, candidate: CandidateRecord, attempt_id: str, show_name: bool) -> ShareLinkInfo:
@@ -27,7 +24,7 @@ def create_share(db: Database, candidate: CandidateRecord, attempt_id: str, show
         raise AttemptNotFound("No such attempt for you: only your own results can be shared.")
     if record.state != "graded":
         raise SessionError("Only a graded result can be shared.")
-    return _info(store_shares.create(db, candidate.id, attempt_id, show_name))
+    return store_shares.create(db, candidate.id, attempt_id, show_name)
 
 
 def revoke_share(db: Database, candidate: CandidateRecord, token: str) -> bool:
@@ -35,7 +32,7 @@ def revoke_share(db: Database, candidate: CandidateRecord, token: str) -> bool:
 
 
 def shares_for(db: Database, candidate: CandidateRecord, attempt_id: str) -> list[ShareLinkInfo]:
-    return [_info(r) for r in store_shares.for_attempt(db, candidate.id, attempt_id)]
+    return store_shares.for_attempt(db, candidate.id, attempt_id)
 
 
 def open_share(db: Database, bank: Bank, token: str) -> SharedResult | None:

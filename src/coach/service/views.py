@@ -60,17 +60,6 @@ class PendingAnswer(View):
     advance: bool | None = None
 
 
-class ShareLinkInfo(View):
-    token: str
-    created_at: datetime
-    revoked_at: datetime | None
-    show_name: bool
-
-    @property
-    def active(self) -> bool:
-        return self.revoked_at is None
-
-
 class SharedResult(View):
     """All a share link shows: never answer text, never per-question content, the name only if opted in."""
 

@@ -13,7 +13,7 @@ from coach.service.identity import new_local_key
 from coach.service.journey import Candidate, Journey
 from coach.session.runner import AttemptKind, AttemptState
 from coach.store.models import AnswerRow
-from tests.service.conftest import MODULE, answer_all
+from tests.service.sitting import MODULE, answer_all
 
 
 def test_a_browser_key_is_one_candidate_and_a_bad_key_is_refused(journey: Journey) -> None:
@@ -85,8 +85,12 @@ def test_bad_input_writes_nothing_and_says_why(journey: Journey, ada: Candidate)
     with pytest.raises(AnswerError, match="limit is 4,000"):
         journey.record_answer(ada, attempt.id, text="x" * 4001)
     assert journey.open_attempt(ada, attempt.id) == before
+    with pytest.raises(AnswerError, match="empty"):
+        journey.record_answer(ada, attempt.id, text="\x00\x01\x7f")
+    pasted = journey.record_answer(ada, attempt.id, text="Weights\x00 are\x07 replicated;\tκ-cache 日本\n")
+    assert pasted.answer_for(before.position).text == "Weights are replicated;\tκ-cache 日本"  # type: ignore[union-attr]
     with pytest.raises(SessionError):
-        journey.record_answer(ada, attempt.id, text="an answer", index=before.position + 1)
+        journey.record_answer(ada, attempt.id, text="an answer", index=before.position + 5)
 
 
 def test_submit_and_grade_writes_every_grade_with_its_evidence(journey: Journey, ada: Candidate) -> None:

@@ -12,7 +12,7 @@ from coach.service.identity import new_local_key
 from coach.service.journey import Journey
 from coach.session.runner import AttemptState
 from coach.store.db import Database
-from tests.service.conftest import MODULE
+from tests.service.sitting import MODULE
 from tests.support import postgres
 
 

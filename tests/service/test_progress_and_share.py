@@ -11,7 +11,7 @@ from coach.service.identity import new_local_key
 from coach.service.journey import Candidate, Journey
 from coach.service.misconceptions import MisconceptionStatus
 from coach.vocab import Dimension
-from tests.service.conftest import MODULE, answer_all
+from tests.service.sitting import MODULE, answer_all
 
 
 def sit(journey: Journey, who: Candidate, good: bool, seed: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import threading
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -166,14 +167,15 @@ class Journey:
 
         `advance` (default: yes unless the attempt reveals each answer) moves on to the next question; after the
         last one the attempt is submitted. `index`, when given, names the question the answer is for: a retry of
-        an answer already stored returns the attempt unchanged. Bad input raises AnswerError and writes nothing.
+        an answer already stored returns the attempt unchanged. Bad input raises AnswerError and writes nothing;
+        control characters (a NUL cannot even be stored by PostgreSQL) are dropped, tabs and newlines kept.
         """
         attempt = self.open_attempt(candidate, attempt_id)
         if index is not None and index != attempt.position:
             if index < attempt.position and attempt.answer_for(index) is not None:
                 return attempt  # already written (a retry after a lost reply)
             raise SessionError(f"question {index + 1} is not the current question ({attempt.position + 1})")
-        updated = runner.record(attempt, choice=choice, text=text, skip=skip,
+        updated = runner.record(attempt, choice=choice, text=without_controls(text), skip=skip,
                                 max_chars=self.policy.max_answer_chars)
         if advance if advance is not None else attempt.reveal == Reveal.END:
             updated = runner.advance(updated)
@@ -290,6 +292,13 @@ class Journey:
             answered=len(r.answers), questions=len(r.items), overall=r.overall, band=r.band,
             dimensions=convert.dimension_values(r),
         )
+
+
+def without_controls(text: str | None) -> str | None:
+    """The text without control or unassigned characters other than tab and newline (e.g. from pasted binary)."""
+    if text is None:
+        return None
+    return "".join(ch for ch in text if ch in "\t\n" or unicodedata.category(ch) not in {"Cc", "Cn", "Cs"})
 
 
 def _seed(seed: int | None) -> int:

@@ -41,3 +41,13 @@ def test_decisions_are_logged_and_listed_per_item(database: Database) -> None:
     assert first.at == at and first.resulting_version == 2 and first.id > 0
     with pytest.raises(ValueError, match="action"):
         log.record_decision(item_id="x", draft_path="d", action="publish", author="a")  # type: ignore[arg-type]
+
+
+def test_the_journey_hands_out_both_on_its_database(database: Database, bank) -> None:  # type: ignore[no-untyped-def]
+    from coach.service.journey import Journey
+
+    journey = Journey(database, bank, grader=lambda: None)  # type: ignore[arg-type,return-value]
+    journey.cache("feedback").put("attempt-1", "cached")
+    assert get_cached(database, "feedback", "attempt-1") == "cached"
+    journey.decision_log().record_decision(item_id="i", draft_path="d", action="approve", author="a")
+    assert len(DecisionStore(database).list_decisions("i")) == 1

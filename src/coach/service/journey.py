@@ -38,7 +38,9 @@ from coach.session.assembly import assemble_practice, assemble_readiness
 from coach.session.runner import Attempt, AttemptKind, AttemptState, Reveal
 from coach.store import attempts as store_attempts
 from coach.store import candidates as store_candidates
+from coach.store.cache import KvCache
 from coach.store.db import Database, open_database
+from coach.store.decisions import DecisionStore
 from coach.store.models import utcnow
 from coach.store.records import AttemptRecord, CandidateRecord
 from coach.store.records import ShareRecord as ShareLinkInfo
@@ -85,6 +87,15 @@ class Journey:
     def from_settings(cls, settings: Settings, bank: Bank, grader: GraderSource,
                       judge: JudgeReview | None = None) -> Journey:
         return cls(open_database(settings.db_url), bank, grader, judge, Policy.from_settings(settings))
+
+    # -- shared stores for the other layers ----------------------------------------------------------------
+    def cache(self, namespace: str) -> KvCache:
+        """A database-backed `get(key) -> str | None` / `put(key, value)` cache (LLM feedback, judge outcomes)."""
+        return KvCache(self.db, namespace)
+
+    def decision_log(self) -> DecisionStore:
+        """The authoring studio's review log (`record_decision(...)`, `list_decisions(item_id=None)`)."""
+        return DecisionStore(self.db)
 
     # -- identity ---------------------------------------------------------------------------------------------
     def local_candidate(self, key: str, display_name: str | None = None) -> Candidate:

@@ -73,7 +73,7 @@ def insert_attempt(
     with db.write() as session:
         owner = session.scalars(select(Candidate).where(Candidate.id == attempt.candidate_id).with_for_update())
         if owner.one_or_none() is None:
-            raise AttemptNotFound(f"unknown candidate {attempt.candidate_id!r}")
+            raise LookupError(f"unknown candidate {attempt.candidate_id!r}")
         if limit is not None:
             starts = _starts(session, attempt.candidate_id, attempt.module, attempt.kind, now - limit.window)
             opens = limit.next_open_at(starts)

@@ -45,3 +45,64 @@ def grader(embedder):  # type: ignore[no-untyped-def]
     from coach.grading.offline.grader import EmbeddingGrader
 
     return EmbeddingGrader(embedder)
+
+
+# --- databases: every store and service test runs on SQLite and on PostgreSQL -------------------------------
+POSTGRES_URL_VAR = "COACH_TEST_POSTGRES_URL"
+
+
+def postgres_admin_url() -> str:
+    """The PostgreSQL given by scripts/test.sh (or the developer); a skip here, a failure under CI=true."""
+    import os
+
+    url = os.environ.get(POSTGRES_URL_VAR)
+    if not url:
+        message = f"{POSTGRES_URL_VAR} is not set: run the suite with scripts/test.sh, which starts PostgreSQL 15"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return url
+
+
+@pytest.fixture
+def fresh_postgres_url() -> object:
+    """A new, empty database on the test PostgreSQL server, dropped afterwards."""
+    import uuid
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    admin = make_url(postgres_admin_url())
+    name = f"coach_t_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(admin, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    yield admin.set(database=name).render_as_string(hide_password=False)
+    from coach.store.db import close_all
+
+    close_all()
+    with engine.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):  # type: ignore[no-untyped-def]
+    """A fresh, empty database URL on each backend in turn."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'coach.db'}"
+        from coach.store.db import close_all
+
+        close_all()
+    else:
+        yield request.getfixturevalue("fresh_postgres_url")
+
+
+@pytest.fixture
+def database(db_url):  # type: ignore[no-untyped-def]
+    """A migrated Database on each backend in turn."""
+    from coach.store.db import Database
+
+    db = Database(db_url)
+    yield db
+    db.dispose()

@@ -25,13 +25,22 @@ class Settings(BaseSettings):
     llm_timeout_s: float = 30.0
     llm_max_concurrency: int = 4
     llm_max_retries: int = 3
-    database_url: str = "sqlite:///coach.db"
+    # None: a SQLite file under state_dir (created and migrated on first use); else e.g. postgresql+psycopg://...
+    database_url: str | None = None
     max_answer_chars: int = 4000
-    state_dir: Path = Field(default=PROJECT_ROOT / ".coach", description="Working files (attempts in progress)")
+    state_dir: Path = Field(default=PROJECT_ROOT / ".coach", description="Working files and the default database")
+    readiness_limit: int = Field(default=3, ge=1, description="Readiness checks per module per candidate per window")
+    readiness_window_hours: float = Field(default=24.0, gt=0)
+    ready_threshold: float = Field(default=0.8, gt=0, le=1, description="Overall score that marks a module ready")
     # Authors: OIDC identities (comma-separated in the environment), or a token in local mode.
     author_emails: str = ""
     author_subjects: str = ""
     author_token: str | None = None
+
+    @property
+    def db_url(self) -> str:
+        """The database to use: COACH_DATABASE_URL, or the SQLite file `state_dir/coach.db`."""
+        return self.database_url or f"sqlite:///{(self.state_dir / 'coach.db').resolve()}"
 
     @property
     def author_email_list(self) -> list[str]:

@@ -1,1 +1,9 @@
-"""Persistence. For now: attempts saved as JSON files so a reload can resume (the database arrives later)."""
+"""Persistence: SQLAlchemy 2 models, Alembic migrations and repository functions; the only layer with a database.
+
+`open_database(url)` gives the process-wide `Database` (migrated to head on first use). The modules
+`candidates`, `attempts`, `shares`, `cache` and `decisions` each take it as their first argument, run one short
+transaction per call, and trade in the plain records of `coach.store.records`. The store imports neither
+session nor grading: attempts' items and grades are JSON that `coach.service` converts.
+
+`attempt_files` is the old JSON-file store the pages still use until they move to `coach.service`.
+"""

@@ -1,0 +1,46 @@
+"""The schema comes from Alembic: created on first use, at head, identical to the models, safe to race."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect
+
+from coach.store.db import Database, mask_url
+from coach.store.migrate import head_revision, status
+from coach.store.models import Base
+
+
+def test_first_use_migrates_to_head_and_matches_the_models(database: Database) -> None:
+    assert status(database.engine).up_to_date and status(database.engine).current == head_revision()
+    tables = set(inspect(database.engine).get_table_names())
+    assert {"candidates", "attempts", "answers", "share_links", "kv_cache", "review_decisions"} <= tables
+    with database.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+
+
+def test_an_unmigrated_database_reports_no_revision(db_url: str) -> None:
+    db = Database(db_url, migrate=False)
+    assert status(db.engine).current is None and not status(db.engine).up_to_date
+    db.dispose()
+
+
+def _open(url: str) -> str | None:
+    db = Database(url)
+    current = status(db.engine).current
+    db.dispose()
+    return current
+
+
+def test_several_processes_starting_at_once_migrate_once(db_url: str) -> None:
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        revisions = pool.map(_open, [db_url] * 4)
+    assert revisions == [head_revision()] * 4
+
+
+def test_the_password_is_masked() -> None:
+    masked = mask_url("postgresql+psycopg://coach:s3cret@db.example:5432/coach")
+    assert "s3cret" not in masked and masked.startswith("postgresql+psycopg://coach:***@db.example")

@@ -110,3 +110,16 @@ def test_author_role() -> None:
     assert not author_access(policy, token="guess").allowed
     assert not author_access(policy).allowed
     assert not author_access(AuthorPolicy.of(), token="").allowed  # no token configured: nothing matches
+
+
+def test_decisions_go_into_the_database(tree: Path, embedder, database) -> None:  # type: ignore[no-untyped-def]
+    from coach.store.decisions import DecisionStore
+
+    log = DecisionStore(database)
+    bank = load_bank(tree)
+    draft = offline_draft(bank, "tp-column-row-splits", Target(), embedder, now=NOW)
+    write_draft(tree, draft)
+    done = approve(tree, load_bank(tree), draft.item.id, author="ann", log=log)
+    assert done.ok and done.decision is not None and isinstance(done.decision.id, int)
+    (stored,) = log.list_decisions(draft.item.id)
+    assert (stored.action, stored.author, stored.resulting_version) == ("approve", "ann", done.decision.resulting_version)

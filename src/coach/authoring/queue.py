@@ -10,13 +10,12 @@ recorded through a DecisionLog, which the store implements.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from coach.authoring.drafts import Draft
 from coach.content.bank import Bank
@@ -36,32 +35,32 @@ class Action(StrEnum):
 class DecisionRecord(Protocol):
     """One stored decision, as the store returns it (exactly these fields)."""
 
-    id: str
+    id: int
     item_id: str
     draft_path: str
     action: str
-    reason: str | None
+    reason: str
     author: str
     at: datetime  # UTC
     resulting_version: int | None
 
 
 class DecisionLog(Protocol):
-    """Where review decisions go. The store implements it over its `review_decisions` table."""
+    """Where review decisions go: the store's `DecisionStore` (its `review_decisions` table) assigns the id."""
 
-    def record_decision(self, *, id: str, item_id: str, draft_path: str, action: str, reason: str | None,
-                        author: str, at: datetime, resulting_version: int | None) -> None: ...
+    def record_decision(self, *, item_id: str, draft_path: str, action: Any, author: str, reason: str = "",
+                        resulting_version: int | None = None, at: datetime | None = None) -> DecisionRecord: ...
 
     def list_decisions(self, item_id: str | None = None) -> Sequence[DecisionRecord]: ...
 
 
 @dataclass(frozen=True)
 class Decision:
-    id: str
+    id: int
     item_id: str
     draft_path: str
     action: str
-    reason: str | None
+    reason: str
     author: str
     at: datetime
     resulting_version: int | None
@@ -73,9 +72,12 @@ class InMemoryDecisionLog:
     def __init__(self) -> None:
         self.decisions: list[Decision] = []
 
-    def record_decision(self, *, id: str, item_id: str, draft_path: str, action: str, reason: str | None,
-                        author: str, at: datetime, resulting_version: int | None) -> None:
-        self.decisions.append(Decision(id, item_id, draft_path, action, reason, author, at, resulting_version))
+    def record_decision(self, *, item_id: str, draft_path: str, action: Any, author: str, reason: str = "",
+                        resulting_version: int | None = None, at: datetime | None = None) -> Decision:
+        decision = Decision(len(self.decisions) + 1, item_id, draft_path, str(action), reason, author,
+                            at or datetime.now(UTC), resulting_version)
+        self.decisions.append(decision)
+        return decision
 
     def list_decisions(self, item_id: str | None = None) -> list[Decision]:
         return [d for d in self.decisions if item_id is None or d.item_id == item_id]
@@ -220,7 +222,7 @@ def reject(root: Path, bank: Bank, item_id: str, *, author: str, reason: str, lo
 
 def _record(log: DecisionLog, item_id: str, draft_path: str, action: Action, reason: str | None, author: str,
             at: datetime, version: int | None) -> Decision:
-    decision = Decision(str(uuid.uuid4()), item_id, draft_path, action.value, reason, author, at, version)
-    log.record_decision(id=decision.id, item_id=item_id, draft_path=draft_path, action=action.value, reason=reason,
-                        author=author, at=at, resulting_version=version)
-    return decision
+    stored = log.record_decision(item_id=item_id, draft_path=draft_path, action=action.value, reason=reason or "",
+                                 author=author, at=at, resulting_version=version)
+    return Decision(stored.id, stored.item_id, stored.draft_path, stored.action, stored.reason, stored.author,
+                    stored.at, stored.resulting_version)

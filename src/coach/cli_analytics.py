@@ -1,7 +1,7 @@
 """`coach analytics items`: per-item statistics from stored attempts.
 
-The seam for the store: `_source()` builds the ResponseSource. Today it reads a JSON-lines export (`--from`);
-once the store lands, the lead makes it return the store's ResponseSource when `--from` is not given.
+`_source()` builds the ResponseSource: the database (`COACH_DATABASE_URL`, or the default SQLite file), or a
+JSON-lines export given with `--from`.
 """
 
 from __future__ import annotations
@@ -17,14 +17,20 @@ analytics_app = typer.Typer(no_args_is_help=True, help="Item analysis from store
 def _source(path: Path | None):  # type: ignore[no-untyped-def]
     from coach.analytics.records import JsonlResponseSource
 
-    if path is None:
-        raise typer.BadParameter("give --from EXPORT.jsonl (the database source is not wired yet)")
-    return JsonlResponseSource(path)
+    if path is not None:
+        return JsonlResponseSource(path)
+    from coach.analytics.store_source import StoreResponseSource
+    from coach.config import get_settings
+    from coach.store.db import open_database
+
+    return StoreResponseSource(open_database(get_settings().db_url))
 
 
 @analytics_app.command("items")
 def items_cmd(
-    source: Path | None = typer.Option(None, "--from", help="JSON-lines export of response records"),
+    source: Path | None = typer.Option(
+        None, "--from", help="JSON-lines export of response records (default: the database)"
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON"),
     min_responses: int = typer.Option(30, help="Responses an item needs before it is judged"),
     root: Path | None = typer.Option(None, help="Content root (default: the project)"),

@@ -122,4 +122,5 @@ def test_decisions_go_into_the_database(tree: Path, embedder, database) -> None:
     done = approve(tree, load_bank(tree), draft.item.id, author="ann", log=log)
     assert done.ok and done.decision is not None and isinstance(done.decision.id, int)
     (stored,) = log.list_decisions(draft.item.id)
-    assert (stored.action, stored.author, stored.resulting_version) == ("approve", "ann", done.decision.resulting_version)
+    expected = ("approve", "ann", done.decision.resulting_version)
+    assert (stored.action, stored.author, stored.resulting_version) == expected

@@ -126,6 +126,16 @@ def list_attempts(
         return _records(session, list(session.scalars(query.order_by(AttemptRow.started_at, AttemptRow.id))))
 
 
+def graded_attempts(db: Database, *, module: str | None = None) -> list[AttemptRecord]:
+    """Every candidate's graded attempts, oldest first: the authors' item analysis reads these (never a page of
+    a candidate's)."""
+    query = select(AttemptRow).where(AttemptRow.state == "graded")
+    if module is not None:
+        query = query.where(AttemptRow.module == module)
+    with db.read() as session:
+        return _records(session, list(session.scalars(query.order_by(AttemptRow.started_at, AttemptRow.id))))
+
+
 def find_open(db: Database, candidate_id: str, module: str | None, kind: str) -> AttemptRecord | None:
     """The latest attempt of this kind (in this module, if given) not yet graded: the one to resume."""
     found = list_attempts(db, candidate_id, module=module, kind=kind, states=OPEN_STATES)

@@ -92,10 +92,11 @@ def bank_schema(out: Path = typer.Option(Path("docs/schema"), help="Folder for t
 
 def _register_subcommands() -> None:
     """Grading, evaluation, benchmark and calibration commands live in their own modules."""
-    from coach import cli_grading, cli_judge
+    from coach import cli_grading, cli_judge, cli_numeric
 
     cli_grading.register(app)  # grade, eval, bench, calibrate grader
     cli_judge.register_calibrate(cli_grading.calibrate_app)  # calibrate combine
+    cli_numeric.register(cli_grading.eval_app)  # eval numeric
 
 
 _register_subcommands()

@@ -85,7 +85,7 @@ def matches(found: Found, shown: float, unit: str, tolerance: float) -> bool:
     return found.dims == dims and _close(found.base, base, tolerance)
 
 
-def _stated_by(found: Found, given: Sequence[Found], tolerance: float) -> bool:
+def stated_by(found: Found, given: Sequence[Found], tolerance: float) -> bool:
     """Does the question or the model answer state this number too (so it is no mistake of the candidate's)?"""
     for g in given:
         if found.bare or g.bare:
@@ -103,7 +103,7 @@ def check_quantity(spec: QuantitySpec, stated: Sequence[Found], given: Sequence[
     if right:
         return QuantityResult(spec, found=right[0], derived=any(f.derived for f in right))
     for f in ordered:
-        if f.operand or _stated_by(f, given, spec.tolerance):
+        if f.operand or stated_by(f, given, spec.tolerance):
             continue
         for w in spec.wrong:
             if matches(f, w.shown, spec.unit, spec.tolerance):

@@ -105,13 +105,11 @@ SPEC = NumericSpec(quantities=(
         # a wrong formula's number: contradicted whatever the words
         ("It is 5.36 GB and 6 ms.", Verdict.MET, Verdict.CONTRADICTED),
         ("It is 5.36 GB and 6 ms.", Verdict.MISSED, Verdict.CONTRADICTED),
-        # the right numbers: met when the words earn at least partial, else partial
+        # the right numbers: met when the words earn at least partial, or two or more numbers are right
         ("It is 43 GB. That takes 6 ms.", Verdict.MET, Verdict.MET),
         ("It is 43 GB. That takes 6 ms.", Verdict.PARTIAL, Verdict.MET),
-        ("It is 43 GB. That takes 6 ms.", Verdict.MISSED, Verdict.PARTIAL),
-        ("It is 43 GB. That takes 6 ms.", Verdict.CONTRADICTED, Verdict.PARTIAL),
-        # ... or met on missed words when the answer writes out the arithmetic
-        ("It is 40 GiB. That takes 43 GB / 7.2 TB/s.", Verdict.MISSED, Verdict.MET),
+        ("It is 43 GB. That takes 6 ms.", Verdict.MISSED, Verdict.MET),
+        ("It is 43 GB. That takes 6 ms.", Verdict.CONTRADICTED, Verdict.MET),
         # some of the numbers: partial
         ("It is 43 GB.", Verdict.MET, Verdict.PARTIAL),
         ("It is 43 GB.", Verdict.MISSED, Verdict.PARTIAL),
@@ -127,6 +125,38 @@ def test_verdict_combination(answer: str, semantic: Verdict, expected: Verdict) 
     if expected is not Verdict.MISSED:
         assert result.evidence and result.evidence in answer + "the words"
     assert result.reason
+
+
+ONE = SPEC.model_copy(update={"need": 1})
+
+
+@pytest.mark.parametrize(
+    ("answer", "semantic", "expected"),
+    [
+        # one right number: met when the words earn at least partial, else partial
+        ("It is 43 GB.", Verdict.PARTIAL, Verdict.MET),
+        ("It is 43 GB.", Verdict.MISSED, Verdict.PARTIAL),
+        ("It is 43 GB.", Verdict.CONTRADICTED, Verdict.PARTIAL),
+        # ... or met on missed words when the answer writes out the arithmetic
+        ("It is 40 GiB.", Verdict.MISSED, Verdict.PARTIAL),
+        ("That takes 43 GB / 7.2 TB/s.", Verdict.MISSED, Verdict.MET),
+    ],
+)
+def test_verdict_with_one_number_needed(answer: str, semantic: Verdict, expected: Verdict) -> None:
+    assert combine(_semantic(semantic), check_numbers(answer, ONE), answer).verdict is expected
+
+
+def test_working_equated_to_a_wrong_result_is_the_wrong_result(bank: Bank) -> None:
+    spec, given = _spec(bank, "if-kv-gqa-vs-mla", KV)
+    assert check_numbers("2·126·8·128·2 = 258,048 B", spec, given).status is NumericStatus.WRONG
+    assert check_numbers("2·126·8·128·2 = 516,096 B", spec, given).derived
+
+
+def test_a_bare_number_the_question_gives_is_not_the_right_value() -> None:
+    spec = NumericSpec(quantities=(QuantitySpec(name="b", shown=15.8, unit="%", text="15.8%"),), need=1)
+    inputs = given_numbers("compute the bubble for 4 stages with 4 versus 16 micro-batches")
+    assert check_numbers("with 16 it is small", spec, inputs, inputs).status is NumericStatus.ABSENT
+    assert check_numbers("with 16 it is 15.8%", spec, inputs, inputs).status is NumericStatus.MET
 
 
 def test_combination_quotes_the_sentence_with_the_wrong_number_and_drops_an_unfounded_misconception() -> None:

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from coach.content.bank import Bank
-from coach.content.render import render, render_text, value_of, variants
+from coach.content.render import format_value, render, render_text, value_of, variants
 from coach.content.schema import ExpectedQuantity, ShortItem
 from coach.grading.attempt import target_for
 from coach.grading.numeric.build import shown_value, wrong_values
-from coach.grading.numeric.check import stated_by
+from coach.grading.numeric.check import matches, stated_by
 from coach.grading.numeric.extract import extract
 from coach.grading.score import Score, Verdict
 from coach.grading.target import GradingTarget
@@ -64,8 +64,26 @@ def significant(x: float, digits: int = 3) -> str:
     return f"{x:,.{places}f}"
 
 
-def _answer_with(item: ShortItem, variant: dict[str, Any], placeholder: str, text: str) -> str:
-    return render_text(item.model_answer.replace(placeholder, text), item, variant)
+def _answer_with(item: ShortItem, variant: dict[str, Any], name: str, text: str) -> str:
+    """The model answer with value `name` written as `text`, and so is every value that shows the same number
+    (mp-kvrep's {full} and {gpp} are one size under two names): otherwise the right number stays beside it."""
+    spec = item.values[name]
+    same = format_value(spec, value_of(spec, variant))
+    template = item.model_answer
+    for other, other_spec in item.values.items():
+        if other == name or format_value(other_spec, value_of(other_spec, variant)) == same:
+            template = template.replace("{" + other + "}", text)
+    return render_text(template, item, variant)
+
+
+def _written(shown: float, fmt: str, unit: str, tolerance: float) -> str:
+    """A wrong value as the item's format writes it, or to 3 significant figures where that format would
+    round it out of tolerance (a 0.75 ms written "0.7")."""
+    text = format(shown / 100, fmt) if fmt.endswith("%") else format(shown, fmt)
+    number = next((f for f in extract(text) if not f.operand), None)
+    if number is not None and matches(number, shown, unit, tolerance):
+        return text
+    return significant(shown) + ("%" if fmt.endswith("%") else "")
 
 
 def _rewrites(item: ShortItem, q: ExpectedQuantity, variant: dict[str, Any]) -> Iterator[tuple[str, str]]:
@@ -75,7 +93,7 @@ def _rewrites(item: ShortItem, q: ExpectedQuantity, variant: dict[str, Any]) -> 
     placeholder = "{" + q.value + "}"
     if spec.fmt.endswith("%"):
         written = significant(shown / 100)
-        yield _answer_with(item, variant, placeholder, written), written
+        yield _answer_with(item, variant, q.value, written), written
         return
     after = re.search(re.escape(placeholder) + r"\s?(?P<u>[A-Za-zµμ]+(?:/[A-Za-zµμ]+)?)", item.model_answer)
     if after is None or not q.unit:
@@ -131,13 +149,13 @@ def _wrong_probes(item: ShortItem, q: ExpectedQuantity, variant: dict[str, Any],
     skipped += [{**base, "calc": u.calc, "why": u.reason} for u in unproduced]
     out = []
     for w in wrong:
-        written = format(w.shown / (100 if spec.fmt.endswith("%") else 1), spec.fmt)
+        written = _written(w.shown, spec.fmt, q.unit, q.tolerance)
         number = next((f for f in extract(written) if not f.operand), None)
         if number is None or stated_by(number, given, q.tolerance):
             skipped.append({**base, "calc": w.calc,
                             "why": f"gives {written}, a number the question or model answer states itself"})
             continue
-        answer = _answer_with(item, variant, "{" + q.value + "}", written)
+        answer = _answer_with(item, variant, q.value, written)
         out.append(Probe("wrong", item.id, vname, criterion, q.value, answer, target, calc=w.calc,
                          misconception=w.misconception_id, written=written))
     return out

@@ -6,7 +6,8 @@ the expected unit. Guards against inventing a mistake the candidate did not make
 - a wrong value counts only when the answer does not also state the right one for that quantity;
 - a number inside a larger expression (126 in 2·126·8·128·2) is an input, never a wrong result;
 - a number the question or the model answer itself states (an input, or another right quantity) is never
-  taken for a wrong one.
+  taken for a wrong one, and a bare number the question states is not taken for a right one;
+- arithmetic equated to a number ("2·126·8·128·2 = 258,048") shows working: the number after "=" is the claim.
 """
 
 from __future__ import annotations
@@ -88,20 +89,25 @@ def matches(found: Found, shown: float, unit: str, tolerance: float) -> bool:
 def stated_by(found: Found, given: Sequence[Found], tolerance: float) -> bool:
     """Does the question or the model answer state this number too (so it is no mistake of the candidate's)?"""
     for g in given:
-        if found.bare or g.bare:
-            if _close(found.magnitude, g.magnitude, tolerance) or _close(found.base, g.base, tolerance):
+        if found.bare or g.bare:  # a bare number may be the same one in any unit: compare as written
+            if _close(found.magnitude, g.magnitude, tolerance):
                 return True
         elif found.dims == g.dims and _close(found.base, g.base, tolerance):
             return True
     return False
 
 
-def check_quantity(spec: QuantitySpec, stated: Sequence[Found], given: Sequence[Found]) -> QuantityResult:
+def check_quantity(spec: QuantitySpec, stated: Sequence[Found], given: Sequence[Found],
+                   inputs: Sequence[Found] = ()) -> QuantityResult:
+    """`given`: every number the question and the model answer state; `inputs`: the question's alone (a bare
+    number that repeats one of them, e.g. "16" micro-batches, is not taken for a right 15.8%)."""
     # Quote back the clearest statement: a number with its unit, then a result of arithmetic, then a bare one.
     ordered = sorted(stated, key=lambda f: (f.bare, not f.derived))
-    right = [f for f in ordered if matches(f, spec.shown, spec.unit, spec.tolerance)]
+    hits = [f for f in ordered if matches(f, spec.shown, spec.unit, spec.tolerance)
+            and not (f.bare and stated_by(f, inputs, spec.tolerance))]
+    right = [f for f in hits if not f.equated]  # in "2·126·8·128·2 = 258,048" the claim is 258,048
     if right:
-        return QuantityResult(spec, found=right[0], derived=any(f.derived for f in right))
+        return QuantityResult(spec, found=right[0], derived=any(f.derived for f in hits))
     for f in ordered:
         if f.operand or stated_by(f, given, spec.tolerance):
             continue
@@ -116,9 +122,10 @@ def given_numbers(*texts: str) -> tuple[Found, ...]:
     return tuple(f for t in texts for f in extract(t))
 
 
-def check_numbers(answer: str, spec: NumericSpec, given: Sequence[Found] = ()) -> NumericResult:
+def check_numbers(answer: str, spec: NumericSpec, given: Sequence[Found] = (),
+                  inputs: Sequence[Found] = ()) -> NumericResult:
     stated = extract(answer)
-    results = tuple(check_quantity(q, stated, given) for q in spec.quantities)
+    results = tuple(check_quantity(q, stated, given, inputs) for q in spec.quantities)
     right = sum(r.right for r in results)
     if any(r.wrong is not None for r in results):
         status = NumericStatus.WRONG

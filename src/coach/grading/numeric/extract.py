@@ -45,6 +45,7 @@ class Found:
     dims: str  # dimensionality, e.g. "[information]"; "dimensionless" for counts, ratios and bare numbers
     operand: bool = False  # a number inside a larger expression (an input the candidate started from)
     derived: bool = False  # the value of arithmetic the answer writes out (the working is shown)
+    equated: bool = False  # arithmetic followed by "= <number>": the working, whose claim is that number
 
     @property
     def bare(self) -> bool:
@@ -248,11 +249,15 @@ class _Parser:
         raise ValueError(f"unexpected {tok.kind}")
 
 
+_EQUATED = re.compile(r"\s*`?\s*[=≈]\s*`?\s*~?\d")
+
+
 def _found(text: str, q: Quantity, unit: str, start: int, end: int, operand: bool, derived: bool = False) -> Found:
     base, dims = base_of(q)
     magnitude = float(q.to(parse_unit(unit)).magnitude) if unit else base
     return Found(text=text[start:end], start=start, end=end, magnitude=magnitude, unit=unit, base=base,
-                 dims=dims, operand=operand, derived=derived)
+                 dims=dims, operand=operand, derived=derived,
+                 equated=derived and _EQUATED.match(text, end) is not None)
 
 
 def _runs(toks: list[_Tok | None]) -> list[list[_Tok]]:

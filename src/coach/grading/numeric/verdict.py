@@ -3,8 +3,9 @@
 | numbers in the answer                                  | verdict                                            |
 |--------------------------------------------------------|----------------------------------------------------|
 | a named wrong formula's value (and not the right one)  | contradicted, whatever the words; names the misconception |
-| the right values (`need` of them)                      | met if the words earn at least partial or the answer |
-|                                                        | writes out the arithmetic that gives one; else partial |
+| the right values (`need` of them)                      | met if the words earn at least partial, the answer |
+|                                                        | writes out the arithmetic that gives one, or two or |
+|                                                        | more are right; else partial                       |
 | some right values, fewer than `need`                   | partial                                            |
 | none of the expected values                            | at most partial (a met becomes partial)            |
 | none, and the numbers are optional (`need: 0`)         | the semantic verdict stands                        |
@@ -51,7 +52,8 @@ def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> C
         update = {"verdict": Verdict.CONTRADICTED, "misconception_id": wrong.wrong.misconception_id,
                   "evidence": sentence_of(answer, wrong.found)}
     elif status is NumericStatus.MET or status is NumericStatus.SOME:
-        worded = verdict in (Verdict.MET, Verdict.PARTIAL) or numeric.derived
+        # Words at least partial, or the working written out, or two right numbers: hard to come by chance.
+        worded = verdict in (Verdict.MET, Verdict.PARTIAL) or numeric.derived or len(numeric.right) >= 2
         lifted = Verdict.MET if status is NumericStatus.MET and worded else Verdict.PARTIAL
         found = numeric.right[0].found
         assert found is not None
@@ -80,14 +82,14 @@ def review_numbers(results: Sequence[CriterionResult], answer: str, target: Grad
     specs = {c.id: c.numeric for c in target.criteria if c.numeric is not None}
     if not specs:
         return NumericReview(tuple(results), ())
-    given = given_numbers(target.question, target.reference)
+    given, inputs = given_numbers(target.question, target.reference), given_numbers(target.question)
     out, notes = [], []
     for r in results:
         spec = specs.get(r.criterion_id)
         if spec is None:
             out.append(r)
             continue
-        numeric = check_numbers(answer, spec, given)
+        numeric = check_numbers(answer, spec, given, inputs)
         out.append(combine(r, numeric, answer))
         if numeric.status is NumericStatus.WRONG:
             notes.append(f"Numbers: {numeric.reason()}.")

@@ -14,6 +14,7 @@ from coach.content.numbers import NUMBER, bare_numbers, sheet_numbers
 from coach.content.render import RenderedOption, render, variants, wrong_calcs_in
 from coach.content.schema import Criterion, Difficulty, Item, McqItem, ModuleStatus, ShortItem, Status
 from coach.units import parse_unit
+from coach.vocab import Dimension
 
 # Counts a ready module must reach (issue: question bank).
 MIN_ITEMS = 30
@@ -52,6 +53,9 @@ def check_bank(bank: Bank, facts_text: str | None = None, *, enforce_counts: boo
                 problems.append(Problem(src, rubric.id, f"criterion {c.id}: needs 2 distinct phrasings"))
             if c.numeric is not None and owner is not None:
                 problems += [Problem(src, rubric.id, f"criterion {c.id}: {m}") for m in _check_numeric(bank, owner, c)]
+            elif c.dimension == Dimension.QUANTITATIVE and owner is not None and owner.values:
+                problems.append(Problem(src, rubric.id, f"criterion {c.id} is quantitative: declare the numbers it "
+                                        "expects under `numeric:` (docs/authoring.md)"))
     for module in bank.modules.values():
         src = where("module" + module.id, "?")
         for sample in module.samples:

@@ -194,6 +194,9 @@ def numeric_figure(bank: Bank, after: Grader, before: Grader) -> dict[str, Any]:
             "mean_score_after": _mean(a.value for _, a, _ in wrong),
             "mean_score_before": _mean(b.value for _, _, b in wrong),
             "not_contradicted": [_row(p, a) for p, a, _ in wrong if p not in contradicted],
+            "misconception_not_named": [{**_row(p, a), "named": [c.misconception_id for c in a.criteria
+                                                                 if c.criterion_id == p.criterion]}
+                                        for p, a, _ in wrong if p not in named],
         },
         "right_value_rewrites": {
             "n": len(rewrites),

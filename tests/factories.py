@@ -15,10 +15,13 @@ from coach.content.schema import (
     Option,
     Rubric,
     ShortItem,
+    page_version,
 )
 from coach.vocab import Dimension
 
 DIMS = list(Dimension)
+PAGE_BODY = "Body."
+PAGE_VERSION = page_version(PAGE_BODY)  # the fixtures are stamped against the page they link to
 
 
 def mcq(n: int, difficulty: str, dims: tuple[Dimension, ...] = (Dimension.CONCEPTUAL,), module: str = "mod") -> McqItem:
@@ -27,6 +30,7 @@ def mcq(n: int, difficulty: str, dims: tuple[Dimension, ...] = (Dimension.CONCEP
         module=module,
         difficulty=difficulty,
         concept="page",
+        concept_version=PAGE_VERSION,
         dimensions=dims,
         stem=f"Question number {n}?",
         options=(
@@ -45,6 +49,7 @@ def short(n: int, difficulty: str, module: str = "mod") -> tuple[ShortItem, Rubr
         module=module,
         difficulty=difficulty,
         concept="page",
+        concept_version=PAGE_VERSION,
         dimensions=(Dimension.CONCEPTUAL, Dimension.EXPLANATION),
         stem=f"Explain thing {n}.",
         rubric=f"s{n:02d}",
@@ -84,7 +89,7 @@ def make_bank(easy: int = 8, medium: int = 10, hard: int = 7, shorts: int = 6) -
     bank = Bank(path=LearningPath(title="Path", modules=("mod", "later")))
     bank.modules["mod"] = Module(id="mod", title="Module M", summary="A module.")
     bank.modules["later"] = Module(id="later", title="Next module", summary="Later.", status="coming")
-    bank.concepts["page"] = ConceptPage(id="page", title="The page", module="mod", summary="Read this.", body="Body.")
+    bank.concepts["page"] = ConceptPage(id="page", title="The page", module="mod", summary="Read this.", body=PAGE_BODY)
     n = 0
     for difficulty, count in (("easy", easy), ("medium", medium), ("hard", hard)):
         for _ in range(count):

@@ -31,9 +31,14 @@ def facts_text(path: Path | None, root: Path) -> str | None:
 def bank_check(
     root: Path | None = typer.Option(None, help="Content root (default: the project)"),
     facts: Path | None = typer.Option(None, help="domain-facts.md to verify literal numbers against"),
+    list_unstamped: bool = typer.Option(False, "--unstamped", help="List every item without a page-version stamp"),
 ) -> None:
-    """Validate all content. Exit 0 when valid; otherwise one line per problem naming the file and the id."""
+    """Validate all content. Exit 0 when valid; otherwise one line per problem naming the file and the id.
+
+    Items whose concept page changed since they were stamped fail ("needs review"); items never stamped are
+    reported after the result line as warnings."""
     from coach.content.checks import check_bank
+    from coach.content.checks_pages import unstamped
     from coach.content.loader import load_bank_collecting
 
     base = _root(root)
@@ -48,6 +53,13 @@ def bank_check(
         raise typer.Exit(1)
     note = "" if sheet is not None else " (fact sheet not found: literal numbers not verified)"
     typer.echo(f"ok: {len(bank.items)} items, {len(bank.rubrics)} rubrics, {len(bank.concepts)} concepts{note}")
+    missing = unstamped(bank)
+    if missing:
+        shown = missing if list_unstamped else missing[:5]
+        typer.echo(f"warning: {len(missing)} published item(s) have no concept_version stamp "
+                   "(review, then `coach author stamp`)" + ("" if list_unstamped else "; --unstamped lists them"))
+        for change in shown:
+            typer.echo(f"warning: {change.path} [{change.item_id}]: {change.message}")
 
 
 @bank_app.command("stats")
@@ -92,8 +104,11 @@ def bank_schema(out: Path = typer.Option(Path("docs/schema"), help="Folder for t
 
 def _register_subcommands() -> None:
     """Grading, evaluation, benchmark and calibration commands live in their own modules."""
-    from coach import cli_grading, cli_judge, cli_numeric
+    from coach import cli_analytics, cli_author, cli_export, cli_grading, cli_judge, cli_numeric
 
+    cli_author.register(app)  # author stamp, diff, distractors, draft
+    cli_analytics.register(app)  # analytics items
+    cli_export.register(app)  # export moodle-xml / gift, import csv
     cli_grading.register(app)  # grade, eval, bench, calibrate grader
     cli_judge.register_calibrate(cli_grading.calibrate_app)  # calibrate combine
     cli_numeric.register(cli_grading.eval_app)  # eval numeric

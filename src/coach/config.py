@@ -28,6 +28,18 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///coach.db"
     max_answer_chars: int = 4000
     state_dir: Path = Field(default=PROJECT_ROOT / ".coach", description="Working files (attempts in progress)")
+    # Authors: OIDC identities (comma-separated in the environment), or a token in local mode.
+    author_emails: str = ""
+    author_subjects: str = ""
+    author_token: str | None = None
+
+    @property
+    def author_email_list(self) -> list[str]:
+        return [e for e in self.author_emails.split(",") if e.strip()]
+
+    @property
+    def author_subject_list(self) -> list[str]:
+        return [s for s in self.author_subjects.split(",") if s.strip()]
 
     @property
     def judge_enabled(self) -> bool:

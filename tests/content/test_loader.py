@@ -15,6 +15,7 @@ MCQ = """
     type: mcq
     difficulty: easy
     concept: demo-page
+    concept_version: 4319bbb0a28e
     dimensions: [conceptual]
     stem: Which GPU interconnect joins the GPUs of one HGX node?
     options:

@@ -10,6 +10,7 @@ from statistics import median
 
 from coach.calc.registry import load_all
 from coach.content.bank import Bank, Problem
+from coach.content.checks_pages import check_page_versions
 from coach.content.numbers import NUMBER, bare_numbers, sheet_numbers
 from coach.content.render import RenderedOption, render, variants, wrong_calcs_in
 from coach.content.schema import Criterion, Difficulty, Item, McqItem, ModuleStatus, ShortItem, Status
@@ -68,6 +69,7 @@ def check_bank(bank: Bank, facts_text: str | None = None, *, enforce_counts: boo
     for page in bank.concepts.values():
         if page.module not in bank.modules:
             problems.append(Problem(where("concept" + page.id, "?"), page.id, f"unknown module {page.module!r}"))
+    problems += check_page_versions(bank)
     return problems
 
 

@@ -16,10 +16,12 @@ from coach.content.schema import (
     Misconception,
     Module,
     Rubric,
+    Status,
 )
 from coach.errors import ContentError
 
 _ITEM = TypeAdapter(Item)
+DRAFTS_DIR = "drafts"  # questions/<module>/drafts/<item-id>.yaml
 
 
 class BankLoadError(ContentError):
@@ -115,8 +117,12 @@ def load_bank_collecting(root: Path) -> tuple[Bank, list[Problem]]:
             if item_file.name == "module.yaml":
                 continue
             _load_items(item_file, root, module.id, bank, problems, remember)
+        # Drafts under review live beside the module's items, one file per draft, never published from there.
+        for draft_file in sorted((module_file.parent / DRAFTS_DIR).glob("*.yaml")):
+            _load_items(draft_file, root, module.id, bank, problems, remember, drafts=True)
 
-    for rubric_file in sorted((root / "rubrics").glob("*.yaml")):
+    rubric_files = [*(root / "rubrics").glob("*.yaml"), *(root / "rubrics" / DRAFTS_DIR).glob("*.yaml")]
+    for rubric_file in sorted(rubric_files):
         where = _rel(rubric_file, root)
         data = _read_yaml(rubric_file, root, problems)
         record = data.get("id") if isinstance(data, dict) else None
@@ -148,7 +154,14 @@ def load_bank_collecting(root: Path) -> tuple[Bank, list[Problem]]:
 
 
 def _load_items(
-    item_file: Path, root: Path, module_id: str, bank: Bank, problems: list[Problem], remember: Any
+    item_file: Path,
+    root: Path,
+    module_id: str,
+    bank: Bank,
+    problems: list[Problem],
+    remember: Any,
+    *,
+    drafts: bool = False,
 ) -> None:
     where = _rel(item_file, root)
     data = _read_yaml(item_file, root, problems)
@@ -164,5 +177,10 @@ def _load_items(
                 problems.append(Problem(where, record, f"module {raw.get('module')!r} differs from folder"))
             raw = {**raw, "module": module_id}
         item = _parse(_ITEM, raw, where, record or f"#{index}", problems)
+        if item is not None and drafts and item.status == Status.PUBLISHED:
+            problems.append(
+                Problem(where, item.id, "a file under drafts/ must say `status: draft` or `review`: approve it instead")
+            )
+            continue
         if item is not None:
             remember("item", item.id, where, bank.items, item)

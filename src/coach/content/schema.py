@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import date
+import hashlib
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -12,6 +13,14 @@ from coach.vocab import Dimension
 
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$", min_length=2, max_length=80)]
 Text = Annotated[str, Field(min_length=1)]
+# A concept page's version: the first 12 hex digits of the sha256 of its body's words (see `page_version`).
+PageVersion = Annotated[str, Field(pattern=r"^[0-9a-f]{12}$")]
+
+
+def page_version(body: str) -> str:
+    """The version of a concept page body. Words joined by single spaces are hashed, so re-wrapping lines or
+    changing blank lines does not move the version; any change of wording does."""
+    return hashlib.sha256(" ".join(body.split()).encode("utf-8")).hexdigest()[:12]
 
 
 class Frozen(BaseModel):
@@ -65,6 +74,16 @@ class Option(Frozen):
     formula: str | None = None  # for computed distractors: the named wrong formula it comes from
 
 
+class Provenance(Frozen):
+    """Where a generated or imported draft came from (kept after approval, for the record)."""
+
+    source_page: Slug | None = None  # the concept page it was generated from
+    page_version: PageVersion | None = None
+    generator: Text  # e.g. "offline", "llm", "csv-import"
+    model: str | None = None  # the chat model, for LLM drafts
+    created: datetime  # UTC
+
+
 class ItemBase(Frozen):
     id: Slug
     version: int = Field(default=1, ge=1)
@@ -72,6 +91,9 @@ class ItemBase(Frozen):
     updated: date | None = None
     difficulty: Difficulty
     concept: Slug  # concept page id
+    # The concept page version the item was written (or last reviewed) against; `coach author stamp` sets it.
+    concept_version: PageVersion | None = None
+    provenance: Provenance | None = None
     dimensions: tuple[Dimension, ...] = Field(min_length=1)
     stem: Text
     explanation: Text
@@ -208,6 +230,11 @@ class ConceptPage(Frozen):
     module: Slug
     summary: Text
     body: Text
+
+    @property
+    def version(self) -> str:
+        """Computed from the body, never written: an author cannot forget to bump it."""
+        return page_version(self.body)
 
 
 class ModuleStatus(StrEnum):

@@ -1,0 +1,1 @@
+"""Item statistics from stored attempts. Pure functions over response records read through ResponseSource."""

@@ -100,50 +100,36 @@ SPEC = NumericSpec(quantities=(
 
 
 @pytest.mark.parametrize(
-    ("answer", "semantic", "expected"),
+    ("need", "answer", "semantic", "expected"),
     [
         # a wrong formula's number: contradicted whatever the words
-        ("It is 5.36 GB and 6 ms.", Verdict.MET, Verdict.CONTRADICTED),
-        ("It is 5.36 GB and 6 ms.", Verdict.MISSED, Verdict.CONTRADICTED),
+        (2, "It is 5.36 GB and 6 ms.", Verdict.MET, Verdict.CONTRADICTED),
+        (2, "It is 5.36 GB and 6 ms.", Verdict.MISSED, Verdict.CONTRADICTED),
         # the right numbers: met when the words earn at least partial, or two or more numbers are right
-        ("It is 43 GB. That takes 6 ms.", Verdict.MET, Verdict.MET),
-        ("It is 43 GB. That takes 6 ms.", Verdict.PARTIAL, Verdict.MET),
-        ("It is 43 GB. That takes 6 ms.", Verdict.MISSED, Verdict.MET),
-        ("It is 43 GB. That takes 6 ms.", Verdict.CONTRADICTED, Verdict.MET),
+        (2, "It is 43 GB. That takes 6 ms.", Verdict.MET, Verdict.MET),
+        (2, "It is 43 GB. That takes 6 ms.", Verdict.MISSED, Verdict.MET),
+        (2, "It is 43 GB. That takes 6 ms.", Verdict.CONTRADICTED, Verdict.MET),
+        (1, "It is 43 GB.", Verdict.PARTIAL, Verdict.MET),
+        (1, "It is 43 GB.", Verdict.MISSED, Verdict.PARTIAL),
+        (1, "It is 43 GB.", Verdict.CONTRADICTED, Verdict.PARTIAL),
+        (1, "It is 40 GiB.", Verdict.MISSED, Verdict.PARTIAL),
+        # ... or met on missed words when the answer writes out the arithmetic
+        (1, "That takes 43 GB / 7.2 TB/s.", Verdict.MISSED, Verdict.MET),
         # some of the numbers: partial
-        ("It is 43 GB.", Verdict.MET, Verdict.PARTIAL),
-        ("It is 43 GB.", Verdict.MISSED, Verdict.PARTIAL),
+        (2, "It is 43 GB.", Verdict.MET, Verdict.PARTIAL),
+        (2, "It is 43 GB.", Verdict.MISSED, Verdict.PARTIAL),
         # no number: at most partial
-        ("It is large and slow.", Verdict.MET, Verdict.PARTIAL),
-        ("It is large and slow.", Verdict.PARTIAL, Verdict.PARTIAL),
-        ("It is large and slow.", Verdict.MISSED, Verdict.MISSED),
+        (2, "It is large and slow.", Verdict.MET, Verdict.PARTIAL),
+        (2, "It is large and slow.", Verdict.PARTIAL, Verdict.PARTIAL),
+        (2, "It is large and slow.", Verdict.MISSED, Verdict.MISSED),
     ],
 )
-def test_verdict_combination(answer: str, semantic: Verdict, expected: Verdict) -> None:
-    result = combine(_semantic(semantic), check_numbers(answer, SPEC), answer)
+def test_verdict_combination(need: int, answer: str, semantic: Verdict, expected: Verdict) -> None:
+    result = combine(_semantic(semantic), check_numbers(answer, SPEC.model_copy(update={"need": need})), answer)
     assert result.verdict is expected
     if expected is not Verdict.MISSED:
         assert result.evidence and result.evidence in answer + "the words"
     assert result.reason
-
-
-ONE = SPEC.model_copy(update={"need": 1})
-
-
-@pytest.mark.parametrize(
-    ("answer", "semantic", "expected"),
-    [
-        # one right number: met when the words earn at least partial, else partial
-        ("It is 43 GB.", Verdict.PARTIAL, Verdict.MET),
-        ("It is 43 GB.", Verdict.MISSED, Verdict.PARTIAL),
-        ("It is 43 GB.", Verdict.CONTRADICTED, Verdict.PARTIAL),
-        # ... or met on missed words when the answer writes out the arithmetic
-        ("It is 40 GiB.", Verdict.MISSED, Verdict.PARTIAL),
-        ("That takes 43 GB / 7.2 TB/s.", Verdict.MISSED, Verdict.MET),
-    ],
-)
-def test_verdict_with_one_number_needed(answer: str, semantic: Verdict, expected: Verdict) -> None:
-    assert combine(_semantic(semantic), check_numbers(answer, ONE), answer).verdict is expected
 
 
 def test_working_equated_to_a_wrong_result_is_the_wrong_result(bank: Bank) -> None:

@@ -1,7 +1,7 @@
 """The layers are real: each package imports only the layers below it, SDKs stay in their corners, and
 `import coach` is cheap.
 
-Tiers, bottom to top (see ../shared/reference/design.md): vocab, errors, config and calc; providers; content
+Tiers, bottom to top (see ../shared/reference/design.md): vocab, units, errors, config and calc; providers; content
 and store; session and grading; feedback, authoring and analytics; the service layer; evals (tools over the
 library); ui and cli on top. A package may import its own tier's listed peers and anything below.
 """
@@ -15,9 +15,10 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "coach"
 
-BOTTOM = {"vocab", "errors", "config", "calc", "data"}
+BOTTOM = {"vocab", "errors", "config", "calc", "data", "units"}
 ALLOWED: dict[str, set[str]] = {
     "vocab": set(),
+    "units": set(),
     "errors": set(),
     "config": set(),
     "calc": {"errors", "vocab"},
@@ -44,6 +45,7 @@ SDK_HOMES: dict[str, tuple[str, ...]] = {
     "peft": ("providers",),
     # prompts are built and replies parsed only where an LLM is asked something
     "langchain_core": ("providers", "grading/judge", "feedback", "authoring"),
+    "pint": ("units",),  # the domain's unit registry is defined once
     "sqlalchemy": ("store",),
     "alembic": ("store",),
 }

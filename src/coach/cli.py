@@ -104,7 +104,7 @@ def bank_schema(out: Path = typer.Option(Path("docs/schema"), help="Folder for t
 
 def _register_subcommands() -> None:
     """Grading, evaluation, benchmark and calibration commands live in their own modules."""
-    from coach import cli_analytics, cli_author, cli_db, cli_export, cli_grading, cli_judge, cli_llm
+    from coach import cli_analytics, cli_author, cli_db, cli_export, cli_grading, cli_judge, cli_llm, cli_numeric
 
     cli_author.register(app)  # author stamp, diff, distractors, draft
     cli_analytics.register(app)  # analytics items
@@ -113,6 +113,7 @@ def _register_subcommands() -> None:
     cli_judge.register_calibrate(cli_grading.calibrate_app)  # calibrate combine
     cli_llm.register(cli_grading.bench_app)  # bench judge
     cli_db.register(app, cli_grading.bench_app)  # db upgrade|status, bench journey
+    cli_numeric.register(cli_grading.eval_app)  # eval numeric
 
 
 _register_subcommands()

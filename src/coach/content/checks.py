@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections import defaultdict
 from difflib import SequenceMatcher
@@ -12,7 +13,9 @@ from coach.content.bank import Bank, Problem
 from coach.content.checks_pages import check_page_versions
 from coach.content.numbers import NUMBER, bare_numbers, sheet_numbers
 from coach.content.render import RenderedOption, render, variants, wrong_calcs_in
-from coach.content.schema import Difficulty, Item, McqItem, ModuleStatus, ShortItem, Status
+from coach.content.schema import Criterion, Difficulty, Item, McqItem, ModuleStatus, ShortItem, Status
+from coach.units import parse_unit
+from coach.vocab import Dimension
 
 # Counts a ready module must reach (issue: question bank).
 MIN_ITEMS = 30
@@ -49,6 +52,11 @@ def check_bank(bank: Bank, facts_text: str | None = None, *, enforce_counts: boo
                     problems.append(Problem(src, rubric.id, f"criterion {c.id}: unknown misconception {mis!r}"))
             if len({_norm(p) for p in c.phrasings}) < 2:
                 problems.append(Problem(src, rubric.id, f"criterion {c.id}: needs 2 distinct phrasings"))
+            if c.numeric is not None and owner is not None:
+                problems += [Problem(src, rubric.id, f"criterion {c.id}: {m}") for m in _check_numeric(bank, owner, c)]
+            elif c.dimension == Dimension.QUANTITATIVE and owner is not None and owner.values:
+                problems.append(Problem(src, rubric.id, f"criterion {c.id} is quantitative: declare the numbers it "
+                                        "expects under `numeric:` (docs/authoring.md)"))
     for module in bank.modules.values():
         src = where("module" + module.id, "?")
         for sample in module.samples:
@@ -135,6 +143,32 @@ def _check_item(bank: Bank, item: Item, sheet: set[str] | None) -> list[str]:
             fed = {c.dimension for c in rubric.criteria}
             if set(item.dimensions) != fed:
                 msgs.append(f"dimensions {sorted(item.dimensions)} differ from those its rubric feeds {sorted(fed)}")
+    return msgs
+
+
+def _check_numeric(bank: Bank, item: Item, criterion: Criterion) -> list[str]:
+    """A criterion's expected quantities: values the item computes, units the registry knows, wrong-formula
+    arguments some wrong formula takes, and misconceptions the catalogue states."""
+    assert criterion.numeric is not None
+    msgs: list[str] = []
+    calcs = load_all()
+    for q in criterion.numeric.quantities:
+        spec = item.values.get(q.value)
+        if spec is None:
+            msgs.append(f"expects value {q.value!r}, which item {item.id} does not define")
+            continue
+        if parse_unit(q.unit) is None:
+            msgs.append(f"value {q.value}: unknown unit {q.unit!r} (see coach/units.py)")
+        if spec.fmt.endswith("%") and q.unit != "%":
+            msgs.append(f"value {q.value}: shown as a percent (fmt {spec.fmt!r}), so its unit is '%', not {q.unit!r}")
+        wrongs = [c for c in calcs.values() if spec.calc and c.wrong_of == spec.calc]
+        for arg in q.wrong_args:
+            if not any(arg in inspect.signature(w.fn).parameters for w in wrongs):
+                msgs.append(f"value {q.value}: no wrong formula of {spec.calc} takes wrong_args {arg!r}")
+        for w in wrongs:
+            if w.misconception and w.misconception not in bank.misconceptions:
+                msgs.append(f"value {q.value}: wrong formula {w.name} names misconception {w.misconception!r}, "
+                            "which the catalogue lacks")
     return msgs
 
 

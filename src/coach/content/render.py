@@ -84,12 +84,25 @@ def _resolve_arg(arg: Any, variant: Variant) -> Any:
     return arg
 
 
+def spec_args(spec: ValueSpec, variant: Variant) -> dict[str, Any]:
+    """A value's calculator arguments for one variant ("$param" resolved)."""
+    return {k: _resolve_arg(v, variant) for k, v in spec.args.items()}
+
+
 def value_of(spec: ValueSpec, variant: Variant) -> float:
     if spec.value is not None:
         return float(spec.value)
     assert spec.calc is not None
-    args = {k: _resolve_arg(v, variant) for k, v in spec.args.items()}
-    return compute(spec.calc, **args)
+    return compute(spec.calc, **spec_args(spec, variant))
+
+
+def variant_of(item: Item, rendered: RenderedItem) -> Variant:
+    """The typed variant a rendering was made from (a rendering keeps its params as text)."""
+    variant: Variant = {}
+    for name, text in rendered.variant:
+        choices = item.params.get(name, ())
+        variant[name] = next((c for c in choices if str(c) == text), text)
+    return variant
 
 
 def format_value(spec: ValueSpec, number: float) -> str:

@@ -144,6 +144,36 @@ class ItemFile(Frozen):
     items: tuple[Item, ...] = Field(min_length=1)
 
 
+class ExpectedQuantity(Frozen):
+    """A number a criterion expects: one of the item's `values`, as the item shows it (value / scale)."""
+
+    value: Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_]*$")]  # a key of the item's `values`
+    unit: str = ""  # the unit of the shown number: "B", "GB", "ms", "GB/s", "FLOP/byte", "%", "x"; "" for a count
+    tolerance: float = Field(default=0.05, gt=0, lt=1)  # relative
+    # Arguments a named wrong formula needs that the item's own calculation does not pass (e.g. the link a
+    # roofline built from interconnect bandwidth uses); the item's arguments and params fill the rest.
+    wrong_args: dict[str, str | int | float] = Field(default_factory=dict)
+
+
+class NumericCheck(Frozen):
+    """The quantities a criterion expects in the answer, checked by the numeric grader (docs/authoring.md)."""
+
+    quantities: tuple[ExpectedQuantity, ...] = Field(min_length=1)
+    need: int | None = Field(default=None, ge=0)  # how many must appear (default: all; 0: optional)
+
+    @model_validator(mode="after")
+    def _need(self) -> NumericCheck:
+        if self.need is not None and self.need > len(self.quantities):
+            raise ValueError(f"need {self.need} exceeds the {len(self.quantities)} quantities listed")
+        if len({q.value for q in self.quantities}) != len(self.quantities):
+            raise ValueError("a quantity is listed twice")
+        return self
+
+    @property
+    def required(self) -> int:
+        return len(self.quantities) if self.need is None else self.need
+
+
 class Criterion(Frozen):
     id: Slug
     description: Text
@@ -152,6 +182,7 @@ class Criterion(Frozen):
     phrasings: tuple[Text, ...] = Field(min_length=2)  # ways a strong answer may say it, in other words
     misconceptions: tuple[Slug, ...] = ()  # statements that contradict this criterion
     relation: tuple[Text, Text] | None = None  # optional ordered pair that must appear in this order
+    numeric: NumericCheck | None = None  # numbers the answer must state, computed by coach.calc
 
 
 class RubricLevel(Frozen):

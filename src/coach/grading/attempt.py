@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from coach.content.bank import Bank
-from coach.content.render import RenderedItem
+from coach.content.render import RenderedItem, variant_of
 from coach.grading.combine import screen_offline
 from coach.grading.dimensions import ItemResult, ScoreCard, score_card
 from coach.grading.mcq import grade_mcq
+from coach.grading.numeric.build import numeric_specs
 from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.score import Flag, Score
 from coach.grading.target import GradingTarget, target_from_rubric
@@ -20,10 +21,15 @@ Progress = Callable[[int, int, str], None]
 
 
 def target_for(bank: Bank, item: RenderedItem) -> GradingTarget:
+    """What a rendered short item is graded against; quantitative criteria carry their numbers, computed by
+    `coach.calc` for the variant the candidate saw."""
     if item.rubric is None or item.rubric not in bank.rubrics:
         raise ValueError(f"{item.id} has no rubric")
+    rubric = bank.rubrics[item.rubric]
+    source = bank.items.get(item.id)
+    numeric = numeric_specs(source, rubric, variant_of(source, item), bank.misconceptions) if source else {}
     return target_from_rubric(
-        item.key, item.stem, item.model_answer or "", bank.rubrics[item.rubric], bank.misconceptions
+        item.key, item.stem, item.model_answer or "", rubric, bank.misconceptions, numeric
     )
 
 

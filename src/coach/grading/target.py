@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel, ConfigDict
 
 from coach.content.schema import Misconception, Rubric
+from coach.grading.numeric.spec import NumericSpec
 from coach.vocab import Dimension
 
 
@@ -20,6 +21,7 @@ class CriterionSpec(BaseModel):
     phrasings: tuple[str, ...]
     misconceptions: tuple[str, ...] = ()
     relation: tuple[str, str] | None = None
+    numeric: NumericSpec | None = None  # the quantities the answer must state, for the rendered variant
 
 
 class MisconceptionSpec(BaseModel):
@@ -53,7 +55,8 @@ class GradingTarget(BaseModel):
 
 
 def target_from_rubric(
-    key: str, question: str, reference: str, rubric: Rubric, catalogue: Mapping[str, Misconception]
+    key: str, question: str, reference: str, rubric: Rubric, catalogue: Mapping[str, Misconception],
+    numeric: Mapping[str, NumericSpec] | None = None,
 ) -> GradingTarget:
     mis_ids = dict.fromkeys(m for c in rubric.criteria for m in c.misconceptions)
     return GradingTarget(
@@ -69,6 +72,7 @@ def target_from_rubric(
                 phrasings=c.phrasings,
                 misconceptions=c.misconceptions,
                 relation=c.relation,
+                numeric=(numeric or {}).get(c.id),
             )
             for c in rubric.criteria
         ),

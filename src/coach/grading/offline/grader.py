@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from coach.grading.guards.vectors import PooledVectors
+from coach.grading.numeric.verdict import review_numbers
 from coach.grading.offline.alignment import span_match
 from coach.grading.offline.anchors import anchor_features
 from coach.grading.offline.calibration import GraderParams, shipped_params
@@ -83,8 +84,9 @@ def _guards() -> Any:
 
 class EmbeddingGrader:
     def __init__(self, embedder: Embedder, params: GraderParams | None = None, *, use_guards: bool = True,
-                 context_cache: int = 512) -> None:
+                 context_cache: int = 512, check_numbers: bool = True) -> None:
         self.embedder = embedder
+        self.check_numbers = check_numbers  # off only to measure what the numeric check changes
         self.params = params or shipped_params()
         self.encoder = Encoder(embedder)
         self.use_guards = use_guards
@@ -166,7 +168,11 @@ class EmbeddingGrader:
         feats = self._features(enc, ctx, match)
         model = self.params.anchored if ctx.examples and self.params.anchored else self.params.base
         value = model.predict(feats)
-        results, mis_hit = self._criteria(match, set(report.negated_criteria) if report else set())
+        results, _ = self._criteria(match, set(report.negated_criteria) if report else set())
+        numeric_notes: tuple[str, ...] = ()
+        if self.check_numbers:  # quantitative criteria: the numbers decide with the words (numeric/verdict.py)
+            review = review_numbers(results, enc.text, target)
+            results, numeric_notes = list(review.criteria), review.notes
         credit = sum(r.weight * VERDICT_CREDIT[r.verdict] for r in results) / (sum(r.weight for r in results) or 1)
         contradicted = sum(r.weight for r in results if r.verdict == Verdict.CONTRADICTED)
         contradicted /= sum(r.weight for r in results) or 1.0
@@ -175,8 +181,8 @@ class EmbeddingGrader:
                       scale=report.scale if report is not None else 1.0)
         value = trace.combine(value)
         confidence = confidence_of(value, credit, feats.get("knn_vote"), target.from_rubric)
-        flags: list[Flag] = [Flag.MISCONCEPTION] if mis_hit else []
-        notes: list[str] = []
+        flags: list[Flag] = [Flag.MISCONCEPTION] if any(r.misconception_id for r in results) else []
+        notes: list[str] = list(numeric_notes)
         if report is not None:
             flags.extend(report.flags)
             notes.extend(report.notes)

@@ -1,0 +1,138 @@
+"""Compares the numbers an answer states with a criterion's expected quantities.
+
+Per quantity: a number within tolerance (after unit conversion) is the right value; failing that, a number
+that matches a named wrong formula's value is that formula's mistake. A bare number ("about 300") is read in
+the expected unit. Guards against inventing a mistake the candidate did not make:
+- a wrong value counts only when the answer does not also state the right one for that quantity;
+- a number inside a larger expression (126 in 2·126·8·128·2) is an input, never a wrong result;
+- a number the question or the model answer itself states (an input, or another right quantity) is never
+  taken for a wrong one, and a bare number the question states is not taken for a right one;
+- arithmetic equated to a number ("2·126·8·128·2 = 258,048") shows working: the number after "=" is the claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from coach.grading.numeric.extract import Found, extract
+from coach.grading.numeric.spec import NumericSpec, QuantitySpec, WrongValue
+from coach.units import base_of, quantity
+
+
+class NumericStatus(StrEnum):
+    MET = "met"  # at least `need` quantities right, none wrong
+    SOME = "some"  # some right, fewer than `need`
+    WRONG = "wrong"  # a quantity stated only with a named wrong formula's value
+    ABSENT = "absent"  # no expected quantity found (neither right nor a known wrong value)
+
+
+@dataclass(frozen=True)
+class QuantityResult:
+    spec: QuantitySpec
+    found: Found | None = None  # the number that matched (right or wrong)
+    wrong: WrongValue | None = None
+    derived: bool = False  # the right value is also the result of arithmetic the answer writes out
+
+    @property
+    def right(self) -> bool:
+        return self.found is not None and self.wrong is None
+
+
+@dataclass(frozen=True)
+class NumericResult:
+    status: NumericStatus
+    need: int
+    quantities: tuple[QuantityResult, ...] = field(default_factory=tuple)
+
+    @property
+    def right(self) -> tuple[QuantityResult, ...]:
+        return tuple(q for q in self.quantities if q.right)
+
+    @property
+    def derived(self) -> bool:
+        """Is a right value the result of arithmetic the answer writes out (the working shown)?"""
+        return any(q.derived for q in self.right)
+
+    @property
+    def wrong(self) -> tuple[QuantityResult, ...]:
+        return tuple(q for q in self.quantities if q.wrong is not None)
+
+    def reason(self) -> str:
+        """In plain words: "you wrote 43 GB; expected 42.9 GB"."""
+        parts = [f"you wrote {q.found.said(q.spec.unit)}; expected {q.spec.text}" for q in self.right if q.found]
+        for q in self.wrong:
+            assert q.found is not None and q.wrong is not None
+            parts.append(f"you wrote {q.found.said(q.spec.unit)}, which is what a wrong formula gives "
+                         f"({q.wrong.statement.rstrip('.')}); expected {q.spec.text}")
+        missing = [q.spec.text for q in self.quantities if q.found is None]
+        if missing and self.status is not NumericStatus.MET:
+            parts.append(f"no number found for {', '.join(missing)}")
+        return "; ".join(parts)
+
+
+def _close(a: float, b: float, tolerance: float) -> bool:
+    return abs(a - b) <= tolerance * max(abs(b), 1e-300)
+
+
+def matches(found: Found, shown: float, unit: str, tolerance: float) -> bool:
+    """Does `found` state `shown` `unit`? Units convert ("504 KiB" is 516,096 B; "400 Gb/s" is 50 GB/s); a bare
+    number is read in the expected unit, or as a fraction of it when the unit is a ratio ("3/7" is 42.9%)."""
+    base, dims = base_of(quantity(shown, unit))
+    if found.bare:
+        return _close(found.magnitude, shown, tolerance) or (dims == "dimensionless"
+                                                             and _close(found.base, base, tolerance))
+    return found.dims == dims and _close(found.base, base, tolerance)
+
+
+def stated_by(found: Found, given: Sequence[Found], tolerance: float) -> bool:
+    """Does the question or the model answer state this number too (so it is no mistake of the candidate's)?"""
+    for g in given:
+        if found.bare or g.bare:  # a bare number may be the same one in any unit: compare as written
+            if _close(found.magnitude, g.magnitude, tolerance):
+                return True
+        elif found.dims == g.dims and _close(found.base, g.base, tolerance):
+            return True
+    return False
+
+
+def check_quantity(spec: QuantitySpec, stated: Sequence[Found], given: Sequence[Found],
+                   inputs: Sequence[Found] = ()) -> QuantityResult:
+    """`given`: every number the question and the model answer state; `inputs`: the question's alone (a bare
+    number that repeats one of them, e.g. "16" micro-batches, is not taken for a right 15.8%)."""
+    # Quote back the clearest statement: a number with its unit, then a result of arithmetic, then a bare one.
+    ordered = sorted(stated, key=lambda f: (f.bare, not f.derived))
+    hits = [f for f in ordered if matches(f, spec.shown, spec.unit, spec.tolerance)
+            and not (f.bare and stated_by(f, inputs, spec.tolerance))]
+    right = [f for f in hits if not f.equated]  # in "2·126·8·128·2 = 258,048" the claim is 258,048
+    if right:
+        return QuantityResult(spec, found=right[0], derived=any(f.derived for f in hits))
+    for f in ordered:
+        if f.operand or stated_by(f, given, spec.tolerance):
+            continue
+        for w in spec.wrong:
+            if matches(f, w.shown, spec.unit, spec.tolerance):
+                return QuantityResult(spec, found=f, wrong=w)
+    return QuantityResult(spec)
+
+
+def given_numbers(*texts: str) -> tuple[Found, ...]:
+    """Every number the question and the model answer state, operands included."""
+    return tuple(f for t in texts for f in extract(t))
+
+
+def check_numbers(answer: str, spec: NumericSpec, given: Sequence[Found] = (),
+                  inputs: Sequence[Found] = ()) -> NumericResult:
+    stated = extract(answer)
+    results = tuple(check_quantity(q, stated, given, inputs) for q in spec.quantities)
+    right = sum(r.right for r in results)
+    if any(r.wrong is not None for r in results):
+        status = NumericStatus.WRONG
+    elif right and right >= spec.need:
+        status = NumericStatus.MET
+    elif right:
+        status = NumericStatus.SOME
+    else:
+        status = NumericStatus.ABSENT
+    return NumericResult(status=status, need=spec.need, quantities=results)

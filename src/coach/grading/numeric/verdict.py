@@ -1,0 +1,96 @@
+"""How a criterion's numeric check combines with its semantic verdict (the embedding grader's, or any other).
+
+| numbers in the answer                                  | verdict                                            |
+|--------------------------------------------------------|----------------------------------------------------|
+| a named wrong formula's value (and not the right one)  | contradicted, whatever the words; names the misconception |
+| the right values (`need` of them)                      | met if the words earn at least partial, the answer |
+|                                                        | writes out the arithmetic that gives one, or two or |
+|                                                        | more are right; else partial                       |
+| some right values, fewer than `need`                   | partial                                            |
+| none of the expected values                            | at most partial (a met becomes partial)            |
+| none, and the numbers are optional (`need: 0`)         | the semantic verdict stands                        |
+
+A right number lifts a semantic "contradicted" to partial and drops its misconception: the feedback must not
+tell a candidate to unlearn what their numbers show they did not believe. Every verdict the check sets carries
+as evidence the answer's sentence with the number, and the reason in plain words ("you wrote 43 GB; expected
+42.9 GB").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from coach.grading.numeric.check import NumericResult, NumericStatus, check_numbers, given_numbers
+from coach.grading.numeric.extract import Found
+from coach.grading.score import CriterionResult, Verdict
+from coach.grading.target import GradingTarget
+from coach.grading.text import sentences
+
+
+def sentence_of(answer: str, found: Found) -> str:
+    """The sentence of the answer that holds the number (an exact substring of the answer)."""
+    pos = 0
+    for s in sentences(answer):
+        start = answer.find(s, pos)
+        if start < 0:
+            continue
+        if start <= found.start < start + len(s):
+            return s
+        pos = start + len(s)
+    return found.text
+
+
+def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> CriterionResult:
+    """The criterion's verdict once its numbers are checked (see the table above)."""
+    status, verdict = numeric.status, semantic.verdict
+    reason = numeric.reason()
+    update: dict[str, object] = {}
+    if status is NumericStatus.WRONG:
+        wrong = numeric.wrong[0]
+        assert wrong.found is not None and wrong.wrong is not None
+        update = {"verdict": Verdict.CONTRADICTED, "misconception_id": wrong.wrong.misconception_id,
+                  "evidence": sentence_of(answer, wrong.found)}
+    elif status is NumericStatus.MET or status is NumericStatus.SOME:
+        # Words at least partial, or the working written out, or two right numbers: hard to come by chance.
+        worded = verdict in (Verdict.MET, Verdict.PARTIAL) or numeric.derived or len(numeric.right) >= 2
+        lifted = Verdict.MET if status is NumericStatus.MET and worded else Verdict.PARTIAL
+        found = numeric.right[0].found
+        assert found is not None
+        keep = verdict in (Verdict.MET, Verdict.PARTIAL) and semantic.evidence
+        update = {"verdict": lifted, "misconception_id": None,
+                  "evidence": semantic.evidence if keep else sentence_of(answer, found)}
+    elif numeric.need > 0 and verdict is Verdict.MET:
+        update = {"verdict": Verdict.PARTIAL}
+    elif numeric.need == 0:
+        return semantic
+    return semantic.model_copy(update={**update, "reason": _joined(semantic.reason, reason)})
+
+
+def _joined(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class NumericReview:
+    criteria: tuple[CriterionResult, ...]
+    notes: tuple[str, ...]  # one plain sentence per wrong number, for the candidate
+
+
+def review_numbers(results: Sequence[CriterionResult], answer: str, target: GradingTarget) -> NumericReview:
+    """Check the numbers of every criterion that declares quantities and combine with its verdict."""
+    specs = {c.id: c.numeric for c in target.criteria if c.numeric is not None}
+    if not specs:
+        return NumericReview(tuple(results), ())
+    given, inputs = given_numbers(target.question, target.reference), given_numbers(target.question)
+    out, notes = [], []
+    for r in results:
+        spec = specs.get(r.criterion_id)
+        if spec is None:
+            out.append(r)
+            continue
+        numeric = check_numbers(answer, spec, given, inputs)
+        out.append(combine(r, numeric, answer))
+        if numeric.status is NumericStatus.WRONG:
+            notes.append(f"Numbers: {numeric.reason()}.")
+    return NumericReview(tuple(out), tuple(notes))

@@ -1,0 +1,76 @@
+"""Regression tests for the bank review's number findings (../shared/reference/bank-review.md), graded by the
+real offline grader on the real bank. Before the numeric check (commit 1e3042b) each of these failed: the
+K/V-factor-dropped answer scored 0.92 with gqa-size met, and if-rl-knee's ridge-estimate was missed on the
+model answer and on a correct alternative, and not contradicted on a ridge built from NVLink bandwidth."""
+
+from __future__ import annotations
+
+from coach.content.bank import Bank
+from coach.content.render import render
+from coach.grading.attempt import target_for
+from coach.grading.offline.grader import EmbeddingGrader
+from coach.grading.score import CriterionResult, Score, Verdict
+
+STRONG = 0.8
+
+KV_FACTOR_DROPPED = (
+    "Llama 3.1 405B caches, in each of its 126 layers, 8 KV heads of 128 dimensions in BF16: 126·8·128·2 = 258,048 B "
+    "per token. DeepSeek-V3's MLA caches one 512-dim latent plus a 64-dim RoPE key per layer: 61·(512+64)·2 = "
+    "70,272 B. So the Llama cache is about 3.7× larger per token. MLA pays in compute: the latent has to be "
+    "up-projected into per-head keys and values at every step, and tensor parallelism cannot split the latent by "
+    "head, so every TP rank holds a copy."
+)
+RIDGE_ALTERNATIVE = (
+    "A decode weight GEMM reads each BF16 weight once per step and every sequence does a multiply-add with it, so "
+    "intensity is B FLOPs per byte and grows with the batch. Below the ridge the step time is the shared weight "
+    "read, so throughput grows linearly with the batch; past it the step is compute-bound and throughput flattens. "
+    "The ridge is 1000e12/3.35e12 ≈ 300 FLOPs/byte, so near B = 300 the GEMMs become compute-bound. KV-cache reads "
+    "are private to each sequence, so real curves bend earlier."
+)
+RIDGE_FROM_NVLINK = (
+    "Below the ridge throughput grows linearly with the batch because the weight read is shared; past it the GEMMs "
+    "are compute-bound and it flattens. The ridge = 1000 TFLOP/s over NVLink 450 GB/s, so the knee is at a batch "
+    "of about 2,200. KV-cache reads add to each step, so the curve bends earlier at long context."
+)
+
+
+def _grade(bank: Bank, grader: EmbeddingGrader, item_id: str, answer: str | None = None) -> Score:
+    rendered = render(bank.items[item_id])
+    return grader.grade(answer or rendered.model_answer or "", target_for(bank, rendered))
+
+
+def _criterion(score: Score, criterion_id: str) -> CriterionResult:
+    return next(c for c in score.criteria if c.criterion_id == criterion_id)
+
+
+def test_kv_factor_dropped_is_contradicted_and_not_strong(bank: Bank, grader: EmbeddingGrader) -> None:
+    score = _grade(bank, grader, "if-kv-gqa-vs-mla", KV_FACTOR_DROPPED)
+    gqa = _criterion(score, "gqa-size")
+    assert gqa.verdict is Verdict.CONTRADICTED
+    assert gqa.misconception_id == "kv-forgets-k-and-v"
+    assert gqa.evidence is not None and "258,048 B" in gqa.evidence and gqa.evidence in KV_FACTOR_DROPPED
+    assert "expected 516,096 B" in gqa.reason
+    assert _criterion(score, "mla-size-ratio").verdict is not Verdict.MET  # 3.7× is not the ratio
+    assert score.value < STRONG
+    assert any("258,048 B" in n for n in score.notes)
+
+
+def test_kv_model_answer_keeps_its_size_criteria_met(bank: Bank, grader: EmbeddingGrader) -> None:
+    score = _grade(bank, grader, "if-kv-gqa-vs-mla")
+    assert _criterion(score, "gqa-size").verdict is Verdict.MET
+    assert _criterion(score, "mla-size-ratio").verdict is Verdict.MET
+    assert score.value >= STRONG
+
+
+def test_knee_model_answer_and_a_correct_alternative_meet_the_ridge(bank: Bank, grader: EmbeddingGrader) -> None:
+    for answer in (None, RIDGE_ALTERNATIVE):
+        ridge = _criterion(_grade(bank, grader, "if-rl-knee", answer), "ridge-estimate")
+        assert ridge.verdict is Verdict.MET, (answer, ridge)
+        assert ridge.evidence and "3.35" in ridge.evidence
+
+
+def test_knee_from_nvlink_bandwidth_is_contradicted(bank: Bank, grader: EmbeddingGrader) -> None:
+    ridge = _criterion(_grade(bank, grader, "if-rl-knee", RIDGE_FROM_NVLINK), "ridge-estimate")
+    assert ridge.verdict is Verdict.CONTRADICTED
+    assert ridge.misconception_id == "roofline-uses-link-bandwidth"
+    assert ridge.evidence is not None and "2,200" in ridge.evidence

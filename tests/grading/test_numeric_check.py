@@ -1,0 +1,164 @@
+"""The numeric check: right values, named wrong formulas evaluated on the item's own arguments, the guards
+against inventing a mistake, and how the result combines with a criterion's semantic verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from coach.content.bank import Bank
+from coach.content.render import render
+from coach.content.schema import ExpectedQuantity, NumericCheck
+from coach.grading.numeric.build import numeric_spec, wrong_values
+from coach.grading.numeric.check import NumericStatus, check_numbers, given_numbers
+from coach.grading.numeric.spec import NumericSpec, QuantitySpec, WrongValue
+from coach.grading.numeric.verdict import combine
+from coach.grading.score import CriterionResult, Verdict
+from coach.vocab import Dimension
+
+KV = NumericCheck(quantities=(ExpectedQuantity(value="b405", unit="B"),))
+KNEE = NumericCheck(quantities=(ExpectedQuantity(value="ridge", unit="FLOP/byte"),
+                                ExpectedQuantity(value="bstar", unit="", wrong_args={"link_id": "nvlink4"})), need=1)
+
+
+def test_wrong_formulas_are_evaluated_on_the_items_own_arguments(bank: Bank) -> None:
+    item = bank.items["if-kv-gqa-vs-mla"]
+    wrong, _ = wrong_values(item, KV.quantities[0], {}, bank.misconceptions)
+    by_calc = {w.calc: w for w in wrong}
+    assert by_calc["kv_bytes_per_token_no_kv_factor"].shown == 126 * 8 * 128 * 2  # 258,048: K/V factor dropped
+    assert by_calc["kv_bytes_per_token_q_heads"].shown == 2 * 126 * 128 * 128 * 2
+    assert by_calc["kv_bytes_per_token_no_kv_factor"].misconception_id == "kv-forgets-k-and-v"
+    assert by_calc["kv_bytes_per_token_no_kv_factor"].statement == bank.misconceptions["kv-forgets-k-and-v"].statement
+
+
+def test_a_wrong_formula_needing_an_argument_the_item_lacks_is_reported_not_guessed(bank: Bank) -> None:
+    item = bank.items["if-rl-knee"]
+    bare = ExpectedQuantity(value="bstar", unit="")
+    wrong, unproduced = wrong_values(item, bare, {}, bank.misconceptions)
+    assert "compute_bound_batch_link" not in {w.calc for w in wrong}
+    assert any(u.calc == "compute_bound_batch_link" and "link_id" in u.reason for u in unproduced)
+    wrong, _ = wrong_values(item, KNEE.quantities[1], {}, bank.misconceptions)
+    link = next(w for w in wrong if w.calc == "compute_bound_batch_link")
+    assert link.shown == pytest.approx(1000e12 / 450e9)  # NVLink 4's 450 GB/s in place of HBM's 3.35 TB/s
+
+
+def _spec(bank: Bank, item_id: str, check: NumericCheck) -> tuple[NumericSpec, tuple]:  # type: ignore[type-arg]
+    item = bank.items[item_id]
+    rendered = render(item)
+    return numeric_spec(item, check, {}, bank.misconceptions), given_numbers(rendered.stem, rendered.model_answer or "")
+
+
+def test_right_value_in_any_unit_is_met(bank: Bank) -> None:
+    spec, given = _spec(bank, "if-kv-gqa-vs-mla", KV)
+    for text in ("2·126·8·128·2 = 516,096 B per token", "about 504 KiB per token", "roughly 0.52 MB", "516096"):
+        assert check_numbers(text, spec, given).status is NumericStatus.MET, text
+
+
+def test_a_wrong_formulas_value_is_wrong_and_names_the_misconception(bank: Bank) -> None:
+    spec, given = _spec(bank, "if-kv-gqa-vs-mla", KV)
+    result = check_numbers("126·8·128·2 = 258,048 B per token, so 3.7× larger", spec, given)
+    assert result.status is NumericStatus.WRONG
+    wrong = result.wrong[0]
+    assert wrong.wrong is not None and wrong.wrong.misconception_id == "kv-forgets-k-and-v"
+    assert wrong.found is not None and wrong.found.text == "258,048 B per token"
+    assert "258,048 B per token" in result.reason() and "expected 516,096 B" in result.reason()
+
+
+def test_right_value_beside_a_wrong_one_is_not_a_mistake(bank: Bank) -> None:
+    spec, given = _spec(bank, "if-kv-gqa-vs-mla", KV)
+    text = "With the K/V factor it is 516,096 B; forgetting it gives 258,048 B."
+    assert check_numbers(text, spec, given).status is NumericStatus.MET
+
+
+def test_operands_and_numbers_the_item_states_are_never_wrong_values() -> None:
+    wrong = WrongValue(calc="w", shown=4.0, statement="one all-reduce per matmul")
+    spec = NumericSpec(quantities=(QuantitySpec(name="ar", shown=2.0, unit="", text="2", wrong=(wrong,)),), need=1)
+    assert check_numbers("I count 4 all-reduces per layer", spec).status is NumericStatus.WRONG
+    assert check_numbers("4 × 10 µs of fixed cost", spec).status is NumericStatus.ABSENT  # an operand
+    given = given_numbers("Llama on TP with 4 GPUs")
+    assert check_numbers("on 4 GPUs", spec, given).status is NumericStatus.ABSENT  # the question's own 4
+
+
+def test_knee_reads_the_ridge_and_the_nvlink_mistake(bank: Bank) -> None:
+    spec, given = _spec(bank, "if-rl-knee", KNEE)
+    right = check_numbers("1000e12/3.35e12 ≈ 300 FLOPs/byte, so near B = 300", spec, given)
+    assert right.status is NumericStatus.MET and right.derived
+    nvlink = check_numbers("ridge = 1000 TFLOP/s over NVLink 450 GB/s, knee ≈ 2,200", spec, given)
+    assert nvlink.status is NumericStatus.WRONG
+    assert nvlink.wrong[0].wrong is not None
+    assert nvlink.wrong[0].wrong.misconception_id == "roofline-uses-link-bandwidth"
+
+
+def _semantic(verdict: Verdict, evidence: str | None = "the words", mis: str | None = None) -> CriterionResult:
+    return CriterionResult(criterion_id="c", description="d", weight=1.0, dimension=Dimension.QUANTITATIVE,
+                           verdict=verdict, evidence=evidence, misconception_id=mis)
+
+
+SPEC = NumericSpec(quantities=(
+    QuantitySpec(name="a", shown=42.9, unit="GB", text="42.9 GB",
+                 wrong=(WrongValue(calc="w", shown=5.36, misconception_id="gbit-is-gbyte", statement="Gb is GB"),)),
+    QuantitySpec(name="b", shown=6.0, unit="ms", text="6.0 ms")), need=2)
+
+
+@pytest.mark.parametrize(
+    ("need", "answer", "semantic", "expected"),
+    [
+        # a wrong formula's number: contradicted whatever the words
+        (2, "It is 5.36 GB and 6 ms.", Verdict.MET, Verdict.CONTRADICTED),
+        (2, "It is 5.36 GB and 6 ms.", Verdict.MISSED, Verdict.CONTRADICTED),
+        # the right numbers: met when the words earn at least partial, or two or more numbers are right
+        (2, "It is 43 GB. That takes 6 ms.", Verdict.MET, Verdict.MET),
+        (2, "It is 43 GB. That takes 6 ms.", Verdict.MISSED, Verdict.MET),
+        (2, "It is 43 GB. That takes 6 ms.", Verdict.CONTRADICTED, Verdict.MET),
+        (1, "It is 43 GB.", Verdict.PARTIAL, Verdict.MET),
+        (1, "It is 43 GB.", Verdict.MISSED, Verdict.PARTIAL),
+        (1, "It is 43 GB.", Verdict.CONTRADICTED, Verdict.PARTIAL),
+        (1, "It is 40 GiB.", Verdict.MISSED, Verdict.PARTIAL),
+        # ... or met on missed words when the answer writes out the arithmetic
+        (1, "That takes 43 GB / 7.2 TB/s.", Verdict.MISSED, Verdict.MET),
+        # some of the numbers: partial
+        (2, "It is 43 GB.", Verdict.MET, Verdict.PARTIAL),
+        (2, "It is 43 GB.", Verdict.MISSED, Verdict.PARTIAL),
+        # no number: at most partial
+        (2, "It is large and slow.", Verdict.MET, Verdict.PARTIAL),
+        (2, "It is large and slow.", Verdict.PARTIAL, Verdict.PARTIAL),
+        (2, "It is large and slow.", Verdict.MISSED, Verdict.MISSED),
+    ],
+)
+def test_verdict_combination(need: int, answer: str, semantic: Verdict, expected: Verdict) -> None:
+    result = combine(_semantic(semantic), check_numbers(answer, SPEC.model_copy(update={"need": need})), answer)
+    assert result.verdict is expected
+    if expected is not Verdict.MISSED:
+        assert result.evidence and result.evidence in answer + "the words"
+    assert result.reason
+
+
+def test_working_equated_to_a_wrong_result_is_the_wrong_result(bank: Bank) -> None:
+    spec, given = _spec(bank, "if-kv-gqa-vs-mla", KV)
+    assert check_numbers("2·126·8·128·2 = 258,048 B", spec, given).status is NumericStatus.WRONG
+    assert check_numbers("2·126·8·128·2 = 516,096 B", spec, given).derived
+
+
+def test_a_bare_number_the_question_gives_is_not_the_right_value() -> None:
+    spec = NumericSpec(quantities=(QuantitySpec(name="b", shown=15.8, unit="%", text="15.8%"),), need=1)
+    inputs = given_numbers("compute the bubble for 4 stages with 4 versus 16 micro-batches")
+    assert check_numbers("with 16 it is small", spec, inputs, inputs).status is NumericStatus.ABSENT
+    assert check_numbers("with 16 it is 15.8%", spec, inputs, inputs).status is NumericStatus.MET
+
+
+def test_combination_quotes_the_sentence_with_the_wrong_number_and_drops_an_unfounded_misconception() -> None:
+    answer = "The cache is big. It is 5.36 GB and 6 ms."
+    result = combine(_semantic(Verdict.MET), check_numbers(answer, SPEC), answer)
+    assert result.evidence == "It is 5.36 GB and 6 ms."
+    assert result.misconception_id == "gbit-is-gbyte"
+    assert "you wrote 5.36 GB" in result.reason and "expected 42.9 GB" in result.reason
+    right = "It is 43 GB. That takes 6 ms."
+    lifted = combine(_semantic(Verdict.CONTRADICTED, mis="some-id"), check_numbers(right, SPEC), right)
+    assert lifted.misconception_id is None and lifted.evidence == "It is 43 GB."
+
+
+def test_optional_numbers_change_nothing_when_absent() -> None:
+    optional = SPEC.model_copy(update={"need": 0})
+    semantic = _semantic(Verdict.MET)
+    assert combine(semantic, check_numbers("No numbers here.", optional), "No numbers here.") == semantic
+    wrong = "It is 5.36 GB."
+    assert combine(semantic, check_numbers(wrong, optional), wrong).verdict is Verdict.CONTRADICTED

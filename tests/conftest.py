@@ -40,8 +40,16 @@ def embedder(st_embedder):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def grader(embedder):  # type: ignore[no-untyped-def]
-    """An offline grader on the shipped parameters."""
+def pair_scorer():  # type: ignore[no-untyped-def]
+    """The real cross-encoder: the packaged MiniLM with the shipped adapter."""
+    from coach.providers.cross_encoder import CrossEncoderScorer
+
+    return CrossEncoderScorer()
+
+
+@pytest.fixture(scope="session")
+def grader(embedder, pair_scorer):  # type: ignore[no-untyped-def]
+    """The offline grader as the app builds it: shipped parameters, the embedder and the cross-encoder."""
     from coach.grading.offline.grader import EmbeddingGrader
 
-    return EmbeddingGrader(embedder)
+    return EmbeddingGrader(embedder, pair_scorer=pair_scorer)

@@ -92,9 +92,11 @@ def bank_schema(out: Path = typer.Option(Path("docs/schema"), help="Folder for t
 
 def _register_subcommands() -> None:
     """Grading, evaluation, benchmark and calibration commands live in their own modules."""
-    from coach import cli_grading, cli_judge
+    from coach import cli_devsets, cli_grading, cli_judge, cli_train
 
     cli_grading.register(app)  # grade, eval, bench, calibrate grader
+    cli_train.register(app)  # train cross-encoder
+    assert cli_devsets.eval_app is cli_grading.eval_app  # eval devsets, eval guards
     cli_judge.register_calibrate(cli_grading.calibrate_app)  # calibrate combine
 
 

@@ -52,7 +52,9 @@ def grading_seconds(module: str, runs: int) -> dict[str, float]:
 
     bank = load_bank(get_settings().content_dir)
     t0 = time.monotonic()
-    grader = EmbeddingGrader(SentenceTransformerEmbedder())
+    from coach.providers.cross_encoder import CrossEncoderScorer
+
+    grader = EmbeddingGrader(SentenceTransformerEmbedder(), pair_scorer=CrossEncoderScorer())
     load_s = time.monotonic() - t0
     times = []
     for seed in range(runs):

@@ -31,6 +31,8 @@ def eval_guards(semeval_path: Path = typer.Option(..., "--semeval", help="SemEva
                 saf_path: Path = typer.Option(..., "--saf", help="SAF folder (v1 training used)"),
                 per_dataset: int = typer.Option(400, "--per-dataset", help="Half-B training answers per dataset"),
                 seed: int = typer.Option(0, "--seed"), as_json: bool = JSON_OPT,
+                only: str = typer.Option("", "--only", help="Comma-separated guards to leave out one by one "
+                                         "(default: every guard)"),
                 cache_dir: Path | None = CACHE_OPT, cross: bool = CROSS_OPT) -> None:
     """Per-guard ablation on half-B training answers and the dev sets: what each guard still earns."""
     from coach.config import get_settings
@@ -38,6 +40,7 @@ def eval_guards(semeval_path: Path = typer.Option(..., "--semeval", help="SemEva
     from coach.evals.ablation import ablate, sample
     from coach.evals.cache import CachedEmbedder
     from coach.evals.datasets import read_saf, read_semeval
+    from coach.grading.guards.assess import GUARDS
     from coach.grading.offline.grader import EmbeddingGrader
 
     base = _grader(cache_dir, True, cross)
@@ -46,7 +49,8 @@ def eval_guards(semeval_path: Path = typer.Option(..., "--semeval", help="SemEva
     bank = load_bank(get_settings().content_dir)
     try:
         result = ablate(lambda skip: EmbeddingGrader(emb, context_cache=4096, pair_scorer=base.pair_scorer,
-                                                     skip_guards=skip), rows, bank)
+                                                     skip_guards=skip), rows, bank,
+                        [g for g in only.split(",") if g] or GUARDS)
     finally:
         _save_cache(base)
     _print(result, as_json)

@@ -132,7 +132,7 @@ def grade_command(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     judge = None if no_llm else _judge()
-    grader = EmbeddingGrader(_embedder())
+    grader = EmbeddingGrader(_embedder(), pair_scorer=_pair_scorer(True))
     targets: dict[tuple[str, str], GradingTarget] = {}
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("w", encoding="utf-8", newline="") as f, \

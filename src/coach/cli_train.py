@@ -20,7 +20,7 @@ def train_cross_encoder_command(
     semeval_path: Path = typer.Option(..., "--semeval", help="SemEval-2013 2-way folder (train split used)"),
     saf_path: Path = typer.Option(..., "--saf", help="SAF folder (v1 training split used)"),
     content_dir: Path | None = typer.Option(None, "--content", help="Bank root (default: the configured one)"),
-    per_dataset: int = typer.Option(900, "--per-dataset", help="Public answers per corpus (Beetle, SciEntsBank, SAF)"),
+    per_dataset: int = typer.Option(150, "--per-dataset", help="Public answers per corpus (Beetle, SciEntsBank, SAF)"),
     limit: int = typer.Option(0, "--limit", help="Use only the first N pairs after shuffling (0: all)"),
     seed: int = typer.Option(13, "--seed"),
     epochs: float = typer.Option(1.0, "--epochs"),

@@ -56,8 +56,9 @@ def _config(grader: EmbeddingGrader, rows: Sequence[Row], bank: Bank) -> dict[st
     return out
 
 
-def ablate(make: MakeGrader, rows: Sequence[Row], bank: Bank) -> dict[str, Any]:
+def ablate(make: MakeGrader, rows: Sequence[Row], bank: Bank, guards: Sequence[str] = GUARDS) -> dict[str, Any]:
+    """All guards, then each of `guards` left out, then none of them."""
     configs: dict[str, frozenset[str]] = {"all": frozenset()}
-    configs.update({f"without_{g}": frozenset({g}) for g in GUARDS})
+    configs.update({f"without_{g}": frozenset({g}) for g in guards})
     configs["none"] = frozenset(GUARDS)
     return {"rows": len(rows), **{name: _config(make(skip), rows, bank) for name, skip in configs.items()}}

@@ -26,7 +26,7 @@ from coach.providers.st_embedder import model_path
 
 ADAPTER_FOLDER = "cross_encoder"
 META_FILE = "cross_encoder.json"
-MAX_LENGTH = 256  # tokens of a pair; longer answers are cut from their end (the reference side is kept whole)
+MAX_LENGTH = 256  # tokens of a pair; the longer text of a pair too long is cut from its end
 # Like embed_full: passes of a fixed shape (rows, padded length), so a pair's scores never depend on its batch.
 _ROWS = 16
 _TOKENS = 1024
@@ -92,7 +92,7 @@ class CrossEncoderScorer:
 
     def _forward(self, pairs: list[tuple[str, str]]) -> list[np.ndarray]:
         torch = self._torch
-        enc = [self._tokenizer(a, b, truncation="only_first", max_length=MAX_LENGTH)["input_ids"] for a, b in pairs]
+        enc = [self._tokenizer(a, b, truncation="longest_first", max_length=MAX_LENGTH)["input_ids"] for a, b in pairs]
         groups: dict[int, list[int]] = defaultdict(list)
         for i, ids in enumerate(enc):
             groups[min(MAX_LENGTH, -(-len(ids) // _STEP) * _STEP)].append(i)

@@ -18,6 +18,16 @@ import numpy as np
 from coach.providers.base import Matrix
 
 
+def _save(store: dict[str, Any], file: Path, dirty: bool) -> bool:
+    """Write the store atomically when it changed; returns the new dirty state (False)."""
+    if dirty:
+        tmp = file.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(store, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(file)
+    return False
+
+
 def _key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
@@ -48,12 +58,7 @@ class CachedEmbedder:
         return [self.store[_key(t)] for t in texts]
 
     def save(self) -> None:
-        if self.dirty:
-            tmp = self.file.with_suffix(".tmp")
-            with tmp.open("wb") as f:
-                pickle.dump(self.store, f, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(self.file)
-            self.dirty = False
+        self.dirty = _save(self.store, self.file, self.dirty)
 
 
 class CachedPairScorer:
@@ -82,9 +87,4 @@ class CachedPairScorer:
         return np.stack([self.store[k] for k in keys]).astype(np.float32)
 
     def save(self) -> None:
-        if self.dirty:
-            tmp = self.file.with_suffix(".tmp")
-            with tmp.open("wb") as f:
-                pickle.dump(self.store, f, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(self.file)
-            self.dirty = False
+        self.dirty = _save(self.store, self.file, self.dirty)

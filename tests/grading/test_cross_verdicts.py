@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
 from coach.grading.offline.calibration import Verdicts
 from coach.grading.offline.criteria import judge
@@ -28,7 +29,7 @@ def test_contradicted_needs_a_span_read_as_the_opposite() -> None:
     right = _reading(0.8, 0.1, 0.05, "the point")
     assert judge(0.9, CriterionReading(best=right, opposed=wrong), V)[0] == Verdict.CONTRADICTED
     assert judge(0.9, CriterionReading(best=right, opposed=right), V)[0] == Verdict.MET
-    unsure = _reading(0.45, 0.0, 0.5)  # contradiction not above its own "correct": no verdict of error
+    unsure = _reading(0.5, 0.0, 0.5)  # contradiction not above its own "correct": no verdict of error
     assert judge(0.2, CriterionReading(best=unsure, opposed=unsure), V)[0] != Verdict.CONTRADICTED
 
 
@@ -39,7 +40,8 @@ def test_a_bi_encoder_match_alone_earns_at_most_partial() -> None:
 
 
 class Scripted:
-    """Reads "concatenat" as contradicting and "partial sum" as correct; everything else as partial."""
+    """Reads "concatenat" as contradicting the partial-sums criterion, and "partial sum" as correct; everything
+    else as partial."""
 
     name = "scripted"
 
@@ -49,8 +51,8 @@ class Scripted:
     def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
         self.calls.extend(pairs)
         rows = []
-        for a, _ in pairs:
-            if "concatenat" in a:
+        for a, b in pairs:
+            if "concatenat" in a and "partial sum" in b:
                 rows.append((0.05, 0.05, 0.85, 0.05))
             elif "partial sum" in a:
                 rows.append((0.9, 0.05, 0.03, 0.02))
@@ -85,3 +87,17 @@ def test_pairs_read_per_criterion_are_few(embedder) -> None:  # type: ignore[no-
     answer = "One. Two sentences here. Three of them. Four in all."
     pairs = pairs_for(grader.encoder.encode_one(answer), grader.context(RUBRIC))
     assert len(pairs) == 1 + len(RUBRIC.criteria) * 3  # whole answer, then 2 spans and both joined per criterion
+
+
+def test_automatic_criteria_grade_as_before_while_the_model_has_no_cross_features(embedder) -> None:  # type: ignore[no-untyped-def]
+    """The public datasets' targets are read through the whole answer only: with params fitted without the
+    cross-encoder's features, their grades do not move (so the public figures stand until a refit)."""
+    from coach.grading.offline.auto_rubric import auto_target
+    from tests.grading.test_embedding import GOOD, HALF, OFF, QUESTION, REFERENCE
+
+    target = auto_target(QUESTION, REFERENCE)
+    plain, read = EmbeddingGrader(embedder), EmbeddingGrader(embedder, pair_scorer=Scripted())
+    if any(f.startswith("xe_") for f in plain.params.base.features):
+        pytest.skip("params refitted with the cross-encoder's features: the grades are meant to move")
+    for answer in (GOOD, HALF, OFF):
+        assert plain.grade(answer, target) == read.grade(answer, target)

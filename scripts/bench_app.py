@@ -54,7 +54,8 @@ def grading_seconds(module: str, runs: int) -> dict[str, float]:
     t0 = time.monotonic()
     from coach.providers.cross_encoder import CrossEncoderScorer
 
-    grader = EmbeddingGrader(SentenceTransformerEmbedder(), pair_scorer=CrossEncoderScorer())
+    scorer = CrossEncoderScorer() if get_settings().cross_encoder else None  # COACH_CROSS_ENCODER, as the app
+    grader = EmbeddingGrader(SentenceTransformerEmbedder(), pair_scorer=scorer)
     load_s = time.monotonic() - t0
     times = []
     for seed in range(runs):

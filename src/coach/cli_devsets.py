@@ -16,7 +16,7 @@ from coach.cli_grading import CACHE_OPT, CROSS_OPT, GUARDS_OPT, JSON_OPT, _grade
 @eval_app.command("devsets")
 def eval_devsets(as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
                  folder: Path | None = typer.Option(None, "--folder", help="Dev-set folder (default: devsets/)"),
-                 guards: bool = GUARDS_OPT, cross: bool = CROSS_OPT) -> None:
+                 guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """The domain dev sets against the bank's rubrics: held-out misconceptions, paraphrases, flips, gaming."""
     from coach.config import get_settings
     from coach.content.loader import load_bank
@@ -33,7 +33,7 @@ def eval_guards(semeval_path: Path = typer.Option(..., "--semeval", help="SemEva
                 seed: int = typer.Option(0, "--seed"), as_json: bool = JSON_OPT,
                 only: str = typer.Option("", "--only", help="Comma-separated guards to leave out one by one "
                                          "(default: every guard)"),
-                cache_dir: Path | None = CACHE_OPT, cross: bool = CROSS_OPT) -> None:
+                cache_dir: Path | None = CACHE_OPT, cross: bool | None = CROSS_OPT) -> None:
     """Per-guard ablation on half-B training answers and the dev sets: what each guard still earns."""
     from coach.config import get_settings
     from coach.content.loader import load_bank

@@ -132,7 +132,7 @@ def grade_command(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     judge = None if no_llm else _judge()
-    grader = EmbeddingGrader(_embedder(), pair_scorer=_pair_scorer(True))
+    grader = EmbeddingGrader(_embedder(), pair_scorer=_pair_scorer(None))
     targets: dict[tuple[str, str], GradingTarget] = {}
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("w", encoding="utf-8", newline="") as f, \
@@ -181,7 +181,11 @@ def _flatten(d: Any, prefix: str = "") -> list[str]:
     return [f"{prefix[:-1]}: {d}"]
 
 
-def _pair_scorer(cross: bool) -> Any:
+def _pair_scorer(cross: bool | None) -> Any:
+    if cross is None:
+        from coach.config import get_settings
+
+        cross = get_settings().cross_encoder
     if not cross:
         return None
     from coach.providers.registry import default_pair_scorer
@@ -192,7 +196,7 @@ def _pair_scorer(cross: bool) -> Any:
     return scorer
 
 
-def _grader(cache_dir: Path | None, guards: bool = True, cross: bool = True) -> Any:
+def _grader(cache_dir: Path | None, guards: bool = True, cross: bool | None = None) -> Any:
     from coach.grading.offline.grader import EmbeddingGrader
 
     emb, scorer = _embedder(), _pair_scorer(cross)
@@ -215,12 +219,13 @@ DATA_OPT = typer.Option(..., "--data", help="Dataset folder (or its tidy CSV)")
 CACHE_OPT = typer.Option(None, "--cache-dir", help="Keep encodings here between runs (speed only)")
 JSON_OPT = typer.Option(False, "--json", help="Print JSON")
 GUARDS_OPT = typer.Option(True, "--guards/--no-guards", help="Apply the anti-gaming guards (default: on)")
-CROSS_OPT = typer.Option(True, "--cross/--no-cross", help="Read answers with the cross-encoder (default: on)")
+CROSS_OPT = typer.Option(None, "--cross/--no-cross",
+                         help="Read answers with the cross-encoder (default: COACH_CROSS_ENCODER, off)")
 
 
 @eval_app.command("mohler")
 def eval_mohler(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
-                guards: bool = GUARDS_OPT, cross: bool = CROSS_OPT) -> None:
+                guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """Mohler 2011: zero-shot Pearson and 12-fold leave-one-assignment-out RMSE."""
     from coach.evals.datasets import read_mohler
     from coach.evals.protocols import mohler
@@ -231,7 +236,7 @@ def eval_mohler(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path
 @eval_app.command("semeval")
 def eval_semeval(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
                  corpus: str = typer.Option("both", help="sciEntsBank, beetle or both"),
-                 guards: bool = GUARDS_OPT, cross: bool = CROSS_OPT) -> None:
+                 guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """SemEval-2013 Task 7 2-way: UA/UQ/UD, threshold fitted on train, with and without examples."""
     from coach.evals.datasets import read_semeval
     from coach.evals.protocols import semeval
@@ -242,7 +247,7 @@ def eval_semeval(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Pat
 
 @eval_app.command("saf")
 def eval_saf(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
-             guards: bool = GUARDS_OPT, cross: bool = CROSS_OPT) -> None:
+             guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """SAF v1 (English): score Pearson/RMSE and 3-way label F1 (thresholds fitted on training)."""
     from coach.evals.datasets import read_saf
     from coach.evals.protocols import saf
@@ -252,7 +257,7 @@ def eval_saf(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | 
 
 @eval_app.command("saf-new")
 def eval_saf_new(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
-                 guards: bool = GUARDS_OPT, cross: bool = CROSS_OPT) -> None:
+                 guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """SAF v2 questions absent from v1 (a dev set): as digiklausur, on the 3-way label."""
     from coach.evals.datasets import read_saf_new
     from coach.evals.protocols import saf_new
@@ -264,7 +269,7 @@ def eval_saf_new(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Pat
 def eval_digiklausur(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
                      references: Path | None = typer.Option(
                          None, "--references", help="CSV question_id,reference_answer (default: the packaged one)"),
-                     guards: bool = GUARDS_OPT, cross: bool = CROSS_OPT) -> None:
+                     guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """DigiKlausur NN exam: zero-shot Pearson; RMSE and 3-way grade fitted leave-one-question-out."""
     from coach.evals.datasets import read_digiklausur
     from coach.evals.protocols import digiklausur
@@ -272,7 +277,7 @@ def eval_digiklausur(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir:
     _run(lambda g: digiklausur(g, read_digiklausur(data, references)), cache_dir, guards, as_json, cross)
 
 
-def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool, cross: bool = True) -> None:
+def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool, cross: bool | None = None) -> None:
     from coach.evals.datasets import DatasetError
 
     grader = _grader(cache_dir, guards, cross)
@@ -291,7 +296,7 @@ def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool, cross: bo
 def bench_grading(data: Path = DATA_OPT, as_json: bool = JSON_OPT,
                   limit: int = typer.Option(0, help="Use only the first N answers (0: all)"),
                   repeats: int = typer.Option(3, help="Timings per side, interleaved; the best is kept"),
-                  guards: bool = GUARDS_OPT, cross: bool = CROSS_OPT) -> None:
+                  guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """Answers/s of offline grading vs the raw forward passes it needs (both models), and their ratio."""
     from coach.evals.bench import bench
 

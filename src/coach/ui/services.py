@@ -21,7 +21,8 @@ def bank() -> Bank:
 def grader() -> EmbeddingGrader:
     from coach.providers.registry import default_embedder, default_pair_scorer
 
-    return EmbeddingGrader(default_embedder(), pair_scorer=default_pair_scorer())
+    scorer = default_pair_scorer() if get_settings().cross_encoder else None
+    return EmbeddingGrader(default_embedder(), pair_scorer=scorer)
 
 
 @st.cache_resource

@@ -48,8 +48,16 @@ def pair_scorer():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def grader(embedder, pair_scorer):  # type: ignore[no-untyped-def]
-    """The offline grader as the app builds it: shipped parameters, the embedder and the cross-encoder."""
+def grader(embedder):  # type: ignore[no-untyped-def]
+    """The offline grader as the app builds it by default: shipped parameters, no cross-encoder."""
+    from coach.grading.offline.grader import EmbeddingGrader
+
+    return EmbeddingGrader(embedder)
+
+
+@pytest.fixture(scope="session")
+def cross_grader(embedder, pair_scorer):  # type: ignore[no-untyped-def]
+    """The offline grader with the cross-encoder (COACH_CROSS_ENCODER=1)."""
     from coach.grading.offline.grader import EmbeddingGrader
 
     return EmbeddingGrader(embedder, pair_scorer=pair_scorer)

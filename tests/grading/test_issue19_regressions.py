@@ -1,6 +1,6 @@
 """Issue 19's three cases: terse expert answers, written from scratch, whose key criterion the grader before the
 cross-encoder marked missed (commit 1e3042b: masked-lookup 0.567, risks 0.518, signals 0.529, all below its
-"partial" cut; the answers scored 0.52, 0.66 and 0.33)."""
+"partial" cut; the answers scored 0.52, 0.66 and 0.33). Run on the grader with the cross-encoder."""
 
 from __future__ import annotations
 
@@ -40,10 +40,10 @@ CASES = [
 
 
 @pytest.mark.parametrize(("item_id", "answer", "criterion"), CASES, ids=[c[0] for c in CASES])
-def test_expert_answer_is_neither_contradicted_nor_missed(bank: Bank, grader, item_id: str, answer: str,  # type: ignore[no-untyped-def]
+def test_expert_answer_is_neither_contradicted_nor_missed(bank: Bank, cross_grader, item_id: str, answer: str,  # type: ignore[no-untyped-def]
                                                           criterion: str) -> None:
     target = target_for(bank, render(bank.items[item_id]))
-    score = grader.grade(answer, target)
+    score = cross_grader.grade(answer, target)
     verdicts = {c.criterion_id: c for c in score.criteria}
     assert verdicts[criterion].verdict in (Verdict.MET, Verdict.PARTIAL), verdicts[criterion]
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
@@ -52,11 +52,11 @@ def test_expert_answer_is_neither_contradicted_nor_missed(bank: Bank, grader, it
 
 @pytest.mark.xfail(strict=True, reason="the shipped adapter (120 CPU steps) does not yet read this flip as "
                    "contradicting; a longer training run should pass it, and strict=True then asks to drop the mark")
-def test_a_contradicted_criterion_shows_the_span_that_states_the_opposite(bank: Bank, grader) -> None:  # type: ignore[no-untyped-def]
+def test_a_contradicted_criterion_shows_the_span_that_states_the_opposite(bank: Bank, cross_grader) -> None:  # type: ignore[no-untyped-def]
     target = target_for(bank, render(bank.items["mp-tp-vs-pp-short"]))
     answer = ("Pipeline parallelism lowers the latency of a single request, since each GPU does part of every "
               "layer at once. Tensor parallelism hands each GPU a contiguous block of layers.")
-    score = grader.grade(answer, target)
+    score = cross_grader.grade(answer, target)
     contradicted = [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED]
     assert contradicted, score.criteria
     for c in contradicted:

@@ -52,7 +52,10 @@ def grading_seconds(module: str, runs: int) -> dict[str, float]:
 
     bank = load_bank(get_settings().content_dir)
     t0 = time.monotonic()
-    grader = EmbeddingGrader(SentenceTransformerEmbedder())
+    from coach.providers.cross_encoder import CrossEncoderScorer
+
+    scorer = CrossEncoderScorer() if get_settings().cross_encoder else None  # COACH_CROSS_ENCODER, as the app
+    grader = EmbeddingGrader(SentenceTransformerEmbedder(), pair_scorer=scorer)
     load_s = time.monotonic() - t0
     times = []
     for seed in range(runs):

@@ -40,8 +40,16 @@ def embedder(st_embedder):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
+def pair_scorer():  # type: ignore[no-untyped-def]
+    """The real cross-encoder: the packaged MiniLM with the shipped adapter."""
+    from coach.providers.cross_encoder import CrossEncoderScorer
+
+    return CrossEncoderScorer()
+
+
+@pytest.fixture(scope="session")
 def grader(embedder):  # type: ignore[no-untyped-def]
-    """An offline grader on the shipped parameters."""
+    """The offline grader as the app builds it by default: shipped parameters, no cross-encoder."""
     from coach.grading.offline.grader import EmbeddingGrader
 
     return EmbeddingGrader(embedder)
@@ -106,3 +114,8 @@ def database(db_url):  # type: ignore[no-untyped-def]
     db = Database(db_url)
     yield db
     db.dispose()
+@pytest.fixture(scope="session")
+def cross_grader(embedder, pair_scorer):  # type: ignore[no-untyped-def]
+    """The offline grader with the cross-encoder (COACH_CROSS_ENCODER=1)."""
+    from coach.grading.offline.grader import EmbeddingGrader
+    return EmbeddingGrader(embedder, pair_scorer=pair_scorer)

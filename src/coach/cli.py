@@ -104,12 +104,25 @@ def bank_schema(out: Path = typer.Option(Path("docs/schema"), help="Folder for t
 
 def _register_subcommands() -> None:
     """Grading, evaluation, benchmark and calibration commands live in their own modules."""
-    from coach import cli_analytics, cli_author, cli_db, cli_export, cli_grading, cli_judge, cli_llm, cli_numeric
+    from coach import (
+        cli_analytics,
+        cli_author,
+        cli_db,
+        cli_devsets,
+        cli_export,
+        cli_grading,
+        cli_judge,
+        cli_llm,
+        cli_numeric,
+        cli_train,
+    )
 
     cli_author.register(app)  # author stamp, diff, distractors, draft
     cli_analytics.register(app)  # analytics items
     cli_export.register(app)  # export moodle-xml / gift, import csv
     cli_grading.register(app)  # grade, eval, bench, calibrate grader
+    cli_train.register(app)  # train cross-encoder
+    assert cli_devsets.eval_app is cli_grading.eval_app  # eval devsets, eval guards
     cli_judge.register_calibrate(cli_grading.calibrate_app)  # calibrate combine
     cli_llm.register(cli_grading.bench_app)  # bench judge
     cli_db.register(app, cli_grading.bench_app)  # db upgrade|status, bench journey

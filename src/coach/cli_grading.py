@@ -132,7 +132,7 @@ def grade_command(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     judge = None if no_llm else _judge()
-    grader = EmbeddingGrader(_embedder())
+    grader = EmbeddingGrader(_embedder(), pair_scorer=_pair_scorer(None))
     targets: dict[tuple[str, str], GradingTarget] = {}
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("w", encoding="utf-8", newline="") as f, \
@@ -181,87 +181,106 @@ def _flatten(d: Any, prefix: str = "") -> list[str]:
     return [f"{prefix[:-1]}: {d}"]
 
 
-def _grader(cache_dir: Path | None, guards: bool = True) -> Any:
+def _pair_scorer(cross: bool | None) -> Any:
+    if cross is None:
+        from coach.config import get_settings
+
+        cross = get_settings().cross_encoder
+    if not cross:
+        return None
+    from coach.providers.registry import default_pair_scorer
+
+    scorer = default_pair_scorer()
+    if scorer is None:
+        typer.echo("note: no cross-encoder adapter is installed; criteria are judged by the bi-encoder alone", err=True)
+    return scorer
+
+
+def _grader(cache_dir: Path | None, guards: bool = True, cross: bool | None = None) -> Any:
     from coach.grading.offline.grader import EmbeddingGrader
 
-    emb = _embedder()
+    emb, scorer = _embedder(), _pair_scorer(cross)
     if cache_dir is not None:
-        from coach.evals.cache import CachedEmbedder
+        from coach.evals.cache import CachedEmbedder, CachedPairScorer
 
         emb = CachedEmbedder(emb, cache_dir)
-    return EmbeddingGrader(emb, use_guards=guards, context_cache=4096)
+        scorer = CachedPairScorer(scorer, cache_dir) if scorer is not None else None
+    return EmbeddingGrader(emb, use_guards=guards, context_cache=4096, pair_scorer=scorer)
 
 
 def _save_cache(grader: Any) -> None:
-    save = getattr(grader.embedder, "save", None)
-    if callable(save):
-        save()
+    for part in (grader.embedder, grader.pair_scorer):
+        save = getattr(part, "save", None)
+        if callable(save):
+            save()
 
 
 DATA_OPT = typer.Option(..., "--data", help="Dataset folder (or its tidy CSV)")
 CACHE_OPT = typer.Option(None, "--cache-dir", help="Keep encodings here between runs (speed only)")
 JSON_OPT = typer.Option(False, "--json", help="Print JSON")
 GUARDS_OPT = typer.Option(True, "--guards/--no-guards", help="Apply the anti-gaming guards (default: on)")
+CROSS_OPT = typer.Option(None, "--cross/--no-cross",
+                         help="Read answers with the cross-encoder (default: COACH_CROSS_ENCODER, off)")
 
 
 @eval_app.command("mohler")
 def eval_mohler(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
-                guards: bool = GUARDS_OPT) -> None:
+                guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """Mohler 2011: zero-shot Pearson and 12-fold leave-one-assignment-out RMSE."""
     from coach.evals.datasets import read_mohler
     from coach.evals.protocols import mohler
 
-    _run(lambda g: mohler(g, read_mohler(data)), cache_dir, guards, as_json)
+    _run(lambda g: mohler(g, read_mohler(data)), cache_dir, guards, as_json, cross)
 
 
 @eval_app.command("semeval")
 def eval_semeval(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
                  corpus: str = typer.Option("both", help="sciEntsBank, beetle or both"),
-                 guards: bool = GUARDS_OPT) -> None:
+                 guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """SemEval-2013 Task 7 2-way: UA/UQ/UD, threshold fitted on train, with and without examples."""
     from coach.evals.datasets import read_semeval
     from coach.evals.protocols import semeval
 
     names = ["sciEntsBank", "beetle"] if corpus == "both" else [corpus]
-    _run(lambda g: {n: semeval(g, read_semeval(data, n), n) for n in names}, cache_dir, guards, as_json)
+    _run(lambda g: {n: semeval(g, read_semeval(data, n), n) for n in names}, cache_dir, guards, as_json, cross)
 
 
 @eval_app.command("saf")
 def eval_saf(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
-             guards: bool = GUARDS_OPT) -> None:
+             guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """SAF v1 (English): score Pearson/RMSE and 3-way label F1 (thresholds fitted on training)."""
     from coach.evals.datasets import read_saf
     from coach.evals.protocols import saf
 
-    _run(lambda g: saf(g, read_saf(data)), cache_dir, guards, as_json)
+    _run(lambda g: saf(g, read_saf(data)), cache_dir, guards, as_json, cross)
 
 
 @eval_app.command("saf-new")
 def eval_saf_new(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
-                 guards: bool = GUARDS_OPT) -> None:
+                 guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """SAF v2 questions absent from v1 (a dev set): as digiklausur, on the 3-way label."""
     from coach.evals.datasets import read_saf_new
     from coach.evals.protocols import saf_new
 
-    _run(lambda g: saf_new(g, read_saf_new(data)), cache_dir, guards, as_json)
+    _run(lambda g: saf_new(g, read_saf_new(data)), cache_dir, guards, as_json, cross)
 
 
 @eval_app.command("digiklausur")
 def eval_digiklausur(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
                      references: Path | None = typer.Option(
                          None, "--references", help="CSV question_id,reference_answer (default: the packaged one)"),
-                     guards: bool = GUARDS_OPT) -> None:
+                     guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
     """DigiKlausur NN exam: zero-shot Pearson; RMSE and 3-way grade fitted leave-one-question-out."""
     from coach.evals.datasets import read_digiklausur
     from coach.evals.protocols import digiklausur
 
-    _run(lambda g: digiklausur(g, read_digiklausur(data, references)), cache_dir, guards, as_json)
+    _run(lambda g: digiklausur(g, read_digiklausur(data, references)), cache_dir, guards, as_json, cross)
 
 
-def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool) -> None:
+def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool, cross: bool | None = None) -> None:
     from coach.evals.datasets import DatasetError
 
-    grader = _grader(cache_dir, guards)
+    grader = _grader(cache_dir, guards, cross)
     try:
         result = fn(grader)
     except DatasetError as exc:
@@ -277,14 +296,16 @@ def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool) -> None:
 def bench_grading(data: Path = DATA_OPT, as_json: bool = JSON_OPT,
                   limit: int = typer.Option(0, help="Use only the first N answers (0: all)"),
                   repeats: int = typer.Option(3, help="Timings per side, interleaved; the best is kept"),
-                  guards: bool = GUARDS_OPT) -> None:
-    """Answers/s of offline grading vs raw embedding of the same answers, and their ratio."""
+                  guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
+    """Answers/s of offline grading vs the raw forward passes it needs (both models), and their ratio."""
     from coach.evals.bench import bench
 
     rows = _bench_rows(data)
     if limit:
         rows = rows[:limit]
-    _print(bench(_embedder, rows, repeats=repeats, use_guards=guards), as_json)
+    scorer = _pair_scorer(cross)
+    _print(bench(_embedder, rows, repeats=repeats, use_guards=guards,
+                 make_scorer=(lambda: scorer) if scorer is not None else None), as_json)
 
 
 def _bench_rows(data: Path) -> list[Any]:

@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     llm_model: str = Field(default="gpt-4o-mini", validation_alias=AliasChoices("COACH_LLM_MODEL", "OPENAI_MODEL"))
     # "auto": judge on when a key or base URL is set; "off": never; "fake": the scripted fake judge (demos, tests).
     llm_mode: str = Field(default="auto", pattern="^(auto|off|fake)$")
+    # COACH_CROSS_ENCODER: read answers with the trained cross-encoder. Off until a shipped adapter passes the
+    # dev-set gate (coach eval devsets): the current one, trained for 120 CPU steps, does not (see the data card).
+    cross_encoder: bool = Field(default=False)
     llm_timeout_s: float = 30.0
     llm_max_concurrency: int = 4
     llm_max_retries: int = 3

@@ -70,6 +70,13 @@ def test_written_arithmetic_is_evaluated_with_units_and_its_numbers_are_operands
     assert only("32 × 8192 tokens × 128 KiB").base == pytest.approx(32 * 8192 * 131072)
 
 
+def test_a_piece_of_a_formula_broken_by_a_name_is_no_claim() -> None:
+    # "top-8" is a name inside the product, so "7,168 x 2 bytes" (14 KiB) is an input, not the candidate's total
+    assert claims("all-to-alls move tokens x top-8 x 7,168 x 2 bytes per layer") == []
+    assert claims("each GPU sends 2 x hidden x 2 bytes") == []
+    assert [f.base for f in claims("the dispatch is 8 x 7,168 x 2 bytes")] == [8 * 7168 * 2]
+
+
 def test_numbers_glued_to_names_are_not_quantities() -> None:
     assert claims("H100 with TP8 and FP8 on DeepSeek-V3 (top-8) over PCIe Gen5 x16") == []
 

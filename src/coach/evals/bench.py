@@ -1,8 +1,11 @@
-"""Throughput: answers per second of offline grading against raw sentence embedding of the same answers.
+"""Throughput: answers per second of offline grading against the raw forward passes that grading needs.
 
-Both sides start cold (no cached vectors, and the grader's per-text caches emptied); the model load is not timed.
-Grading includes everything it does for an answer: its target's encoding, alignment, the model, criterion
-verdicts and the guards.
+The raw side runs, on the same texts, exactly the model passes the grader needs: the embedder's full pass over
+every text the grader encodes (answers and their targets' texts) and, with a cross-encoder, its forward pass
+over every pair the grader reads. Both sides are timed in one run, interleaved, each repeat cold (no cached
+vectors or pair scores, and the grader's per-text caches emptied); the model loads are not timed. Grading
+includes everything it does for an answer: its target's encoding, alignment, the cross-encoder's readings, the
+fitted model, criterion verdicts and the guards.
 """
 
 from __future__ import annotations
@@ -17,40 +20,71 @@ from coach.evals.datasets import Row
 from coach.grading.offline.auto_rubric import auto_target
 from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.target import GradingTarget
+from coach.providers.base import Matrix
 
 
-def bench(make_embedder: Callable[[], Any], rows: Sequence[Row], repeats: int = 3,
-          use_guards: bool = True) -> dict[str, Any]:
-    """Best of `repeats` timings for each side, on fresh caches each time (the model itself is reused)."""
+class _Recording:
+    """A pair scorer that remembers which pairs the grader asked for."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.name = inner, getattr(inner, "name", "scorer")
+        self.pairs: dict[tuple[str, str], None] = {}
+
+    def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
+        self.pairs.update(dict.fromkeys(pairs))
+        return self.inner.score_pairs(pairs)
+
+
+def _needs(embedder: Any, scorer: Any, pairs: list[tuple[str, GradingTarget]],
+           use_guards: bool) -> tuple[list[str], list[tuple[str, str]]]:
+    """The texts the grader encodes and the pairs it reads, found by one untimed run."""
+    recording = _Recording(scorer) if scorer is not None else None
+    probe = EmbeddingGrader(embedder, use_guards=use_guards, pair_scorer=recording)
+    probe.grade_many(pairs)
+    return list(probe.encoder._cache), list(recording.pairs) if recording is not None else []
+
+
+def bench(make_embedder: Callable[[], Any], rows: Sequence[Row], repeats: int = 3, use_guards: bool = True,
+          make_scorer: Callable[[], Any] | None = None) -> dict[str, Any]:
+    """Best of `repeats` timings for each side, on fresh caches each time (the models themselves are reused)."""
     embedder = make_embedder()
-    texts = [r.answer for r in rows]
+    scorer = make_scorer() if make_scorer is not None else None
     targets: dict[str, GradingTarget] = {}
     pairs = []
     for r in rows:
         if r.qkey not in targets:
             targets[r.qkey] = auto_target(r.question, r.reference, r.extra_refs)
         pairs.append((r.answer, targets[r.qkey]))
+    texts, xe_pairs = _needs(embedder, scorer, pairs, use_guards)
     raw_times, grade_times = [], []
     for _ in range(repeats):
-        _clear(embedder)
+        _clear(embedder, scorer)
         t0 = time.perf_counter()
-        embedder.embed(texts)
+        if hasattr(embedder, "embed_full"):
+            embedder.embed_full(texts)
+        else:
+            embedder.embed(texts)
+        if scorer is not None:
+            scorer.score_pairs(xe_pairs)
         raw_times.append(time.perf_counter() - t0)
-        _clear(embedder)
+        _clear(embedder, scorer)
         _clear_text_caches()
-        grader = EmbeddingGrader(embedder, use_guards=use_guards)
+        grader = EmbeddingGrader(embedder, use_guards=use_guards, pair_scorer=scorer)
         t0 = time.perf_counter()
         grader.grade_many(pairs)
         grade_times.append(time.perf_counter() - t0)
-    raw_rate = len(texts) / min(raw_times)
-    grade_rate = len(texts) / min(grade_times)
+    n = len(rows)
+    raw_rate, grade_rate = n / min(raw_times), n / min(grade_times)
     return {
-        "answers": len(texts),
+        "answers": n,
         "questions": len(targets),
         "repeats": repeats,
         "guards": use_guards,
+        "cross_encoder": getattr(scorer, "name", None),
+        "texts_encoded": len(texts),
+        "pairs_read": len(xe_pairs),
         "grading_answers_per_s": round(grade_rate, 1),
-        "raw_embedding_answers_per_s": round(raw_rate, 1),
+        "raw_forward_answers_per_s": round(raw_rate, 1),
         "ratio": round(grade_rate / raw_rate, 3),
         "raw_seconds": [round(t, 3) for t in raw_times],
         "grading_seconds": [round(t, 3) for t in grade_times],
@@ -67,7 +101,8 @@ def _clear_text_caches() -> None:
                     value.cache_clear()
 
 
-def _clear(embedder: Any) -> None:
-    cache = getattr(embedder, "_cache", None)
-    if cache is not None:
-        cache.clear()
+def _clear(*models: Any) -> None:
+    for model in models:
+        cache = getattr(model, "_cache", None)
+        if cache is not None:
+            cache.clear()

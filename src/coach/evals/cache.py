@@ -1,6 +1,8 @@
-"""A disk cache in front of the embedder, for repeated evaluation runs (one pickle per cache folder).
+"""Disk caches in front of the embedder and the cross-encoder, for repeated evaluation runs (one pickle per cache
+folder and model).
 
-Caching cannot change a grade: `embed_full` gives a text the same vectors whatever it is encoded with.
+Caching cannot change a grade: `embed_full` gives a text the same vectors whatever it is encoded with, and the
+cross-encoder scores a pair the same whatever it is batched with.
 """
 
 from __future__ import annotations
@@ -11,7 +13,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from coach.providers.base import Matrix
+
+
+def _save(store: dict[str, Any], file: Path, dirty: bool) -> bool:
+    """Write the store atomically when it changed; returns the new dirty state (False)."""
+    if dirty:
+        tmp = file.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(store, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(file)
+    return False
 
 
 def _key(text: str) -> str:
@@ -44,9 +58,33 @@ class CachedEmbedder:
         return [self.store[_key(t)] for t in texts]
 
     def save(self) -> None:
-        if self.dirty:
-            tmp = self.file.with_suffix(".tmp")
-            with tmp.open("wb") as f:
-                pickle.dump(self.store, f, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(self.file)
-            self.dirty = False
+        self.dirty = _save(self.store, self.file, self.dirty)
+
+
+class CachedPairScorer:
+    """The cross-encoder's pair scores kept on disk, per adapter version (its `name`)."""
+
+    def __init__(self, inner: Any, folder: Path) -> None:
+        self.inner = inner
+        self.name = getattr(inner, "name", "pair-scorer")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.file = folder / f"{self.name}.pairs.pkl"
+        self.store: dict[str, np.ndarray] = {}
+        if self.file.exists():
+            with self.file.open("rb") as f:
+                self.store = pickle.load(f)
+        self.dirty = False
+
+    def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
+        keys = [_key(a + "\x00" + b) for a, b in pairs]
+        missing = {k: p for k, p in zip(keys, pairs, strict=True) if k not in self.store}
+        if missing:
+            for k, row in zip(missing, self.inner.score_pairs(list(missing.values())), strict=True):
+                self.store[k] = row
+            self.dirty = True
+        if not keys:
+            return self.inner.score_pairs([])
+        return np.stack([self.store[k] for k in keys]).astype(np.float32)
+
+    def save(self) -> None:
+        self.dirty = _save(self.store, self.file, self.dirty)

@@ -34,6 +34,22 @@ class TokenEmbedder(Protocol):
     def embed_tokens(self, texts: Sequence[str]) -> list[tuple[list[str], Matrix]]: ...
 
 
+# What a pair scorer judges of (candidate text, reference or criterion text): one probability per label, in this order.
+PAIR_LABELS = ("correct", "partial", "contradicts", "irrelevant")
+
+
+@runtime_checkable
+class PairScorer(Protocol):
+    """Reads two texts together (a cross-encoder) and judges the first against the second.
+
+    `score_pairs` returns one row per pair: probabilities over `PAIR_LABELS` summing to 1. A pair's row depends
+    on that pair alone, never on the other pairs of the call."""
+
+    name: str
+
+    def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix: ...
+
+
 @dataclass(frozen=True)
 class ChatMessage:
     role: str  # "system" | "user" | "assistant"

@@ -9,9 +9,11 @@ from coach.providers.base import ChatModel
 
 if TYPE_CHECKING:
     from coach.config import Settings
+    from coach.providers.cross_encoder import CrossEncoderScorer
     from coach.providers.st_embedder import SentenceTransformerEmbedder
 
 _embedder: SentenceTransformerEmbedder | None = None
+_pair_scorer: CrossEncoderScorer | None = None
 _embedder_lock = threading.Lock()
 
 
@@ -41,3 +43,18 @@ def default_embedder() -> SentenceTransformerEmbedder:
 
                 _embedder = SentenceTransformerEmbedder()
     return _embedder
+
+
+def default_pair_scorer() -> CrossEncoderScorer | None:
+    """The process-wide cross-encoder with the shipped adapter, or None when no adapter is installed (the
+    grader then judges criteria by the bi-encoder alone)."""
+    global _pair_scorer
+    if _pair_scorer is None:
+        with _embedder_lock:
+            if _pair_scorer is None:
+                from coach.providers.cross_encoder import CrossEncoderScorer, shipped_adapter
+
+                if not (shipped_adapter() / "adapter_config.json").exists():
+                    return None
+                _pair_scorer = CrossEncoderScorer()
+    return _pair_scorer

@@ -19,9 +19,10 @@ def bank() -> Bank:
 
 @st.cache_resource(show_spinner="Loading the offline embedding model…")
 def grader() -> EmbeddingGrader:
-    from coach.providers.registry import default_embedder
+    from coach.providers.registry import default_embedder, default_pair_scorer
 
-    return EmbeddingGrader(default_embedder())
+    scorer = default_pair_scorer() if get_settings().cross_encoder else None
+    return EmbeddingGrader(default_embedder(), pair_scorer=scorer)
 
 
 @st.cache_resource

@@ -278,14 +278,19 @@ def _check_negation(target: GradingTarget, vectors: GuardVectors, b: _Builder) -
            f"Your answer states the opposite of a key point ({points}); that point counts as contradicted.")
 
 
-def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder) -> GuardReport:
+GUARDS = ("gibberish", "off_topic", "non_english", "padding", "stuffing", "question_copy", "negation")
+
+
+def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder,
+           skip: frozenset[str] = frozenset()) -> GuardReport:
     """Inspect an answer for gaming before it is scored. Deterministic. The grader passes `PooledVectors`
-    (no forward pass beyond the answer's own); any plain embedder works too, encoding every text on its own."""
+    (no forward pass beyond the answer's own); any plain embedder works too, encoding every text on its own.
+    `skip` names guards (of GUARDS) not to run, for the per-guard ablation."""
     v: GuardVectors = vectors if isinstance(vectors, GuardVectors) else StandaloneVectors(vectors)
     b = _Builder(answer.strip())
     if not b.clean_answer:
         return b.report()
-    if _is_gibberish(b.clean_answer, b):
+    if "gibberish" not in skip and _is_gibberish(b.clean_answer, b):
         b.flag(Flag.GIBBERISH, CAP_ZERO)
         return b.report()
     non_english, other_script = _language(b.clean_answer)
@@ -305,18 +310,18 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
         # misses; far from every target text ("grade = 10/10 -> full marks"), it is off-topic all the same
         off = len(tokens(b.clean_answer)) >= OFF_TOPIC_MIN_WORDS and (
             best < OFF_TOPIC_SIM or (best < OFF_TOPIC_SIM_SOFT and not shared and not is_formula(b.clean_answer)))
-    if off:
+    if off and "off_topic" not in skip:
         kept = 0.0 if non_english else (best - OFF_TOPIC_ZERO) / (OFF_TOPIC_SIM_SOFT - OFF_TOPIC_ZERO)
         if kept > 0:
             b.flag(Flag.OFF_TOPIC, 1.0, OFF_TOPIC_REDUCED, scale=min(1.0, kept))
         else:
             b.flag(Flag.OFF_TOPIC, CAP_ZERO)
         return b.report()
-    if non_english:
+    if non_english and "non_english" not in skip:
         b.flag(Flag.NON_ENGLISH, CAP_NON_ENGLISH)
         return b.report()
 
-    if len(spans) >= 2:
+    if len(spans) >= 2 and "padding" not in skip:
         span_rel = v.relevance(spans)
         if span_rel is not None:  # word by word (pooled sentence vectors carry their neighbours' context)
             floor = max(PAD_WORD_SIM, PAD_WORD_RELATIVE * float(span_rel.max()))
@@ -336,8 +341,11 @@ def assess(answer: str, target: GradingTarget, vectors: GuardVectors | Embedder)
             if len(tokens(" ".join(prose))) / words_all >= PAD_FLAG_SHARE and len(prose) >= PAD_FLAG_MIN_SENTENCES:
                 b.flag(Flag.PADDING, 1.0)
 
-    _check_stuffing(target, b)
-    q_sim = float(v.embed([b.clean_answer])[0] @ v.embed([target.question])[0])
-    _check_question_copy(target, q_sim, b)
-    _check_negation(target, v, b)
+    if "stuffing" not in skip:
+        _check_stuffing(target, b)
+    if "question_copy" not in skip:
+        q_sim = float(v.embed([b.clean_answer])[0] @ v.embed([target.question])[0])
+        _check_question_copy(target, q_sim, b)
+    if "negation" not in skip:
+        _check_negation(target, v, b)
     return b.report()

@@ -28,6 +28,9 @@ _TOKEN = re.compile(
 )
 _OPS = {"·": "*", "×": "*", "*": "*", "x": "*", "times": "*", "/": "/", "÷": "/", "over": "/", "divided by": "/",
         "^": "^", "**": "^", "+": "+", "-": "-", "−": "-"}
+# after "2 x": a number, a bracket, or a symbol that is itself multiplied ("2 x hidden x 2 bytes") makes "x" a
+# product sign rather than a ratio ("7.34× larger")
+_PRODUCT_FOLLOWS = re.compile(r"\s*(?:[\d(]|[A-Za-z_][\w-]*\s*[x×*·])")
 _GLUED_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}  # "8k tokens", "1.25M", "70B" (parameters)
 _SCALE_WORDS = {"thousand", "million", "billion", "trillion"}
 
@@ -133,7 +136,7 @@ def _number_atom(text: str, m: re.Match[str]) -> tuple[_Atom | None, int]:
         unit, end = hyphen  # "2-byte weights"
     else:
         spaced = _unit_at(text, end)
-        if spaced is not None and not (spaced[0] in ("x", "×") and re.compile(r"\s*[\d(]").match(text, spaced[1])):
+        if spaced is not None and not (spaced[0] in ("x", "×") and _PRODUCT_FOLLOWS.match(text, spaced[1])):
             unit, end = spaced
     q = registry().Quantity(value, parse_unit(unit)) if unit else registry().Quantity(value)
     return _Atom(q, unit, start, end), end
@@ -179,7 +182,9 @@ def _tokens(text: str) -> list[_Tok | None]:
                 out.append(_unit_tok(unit, m.end()))
                 pos = unit[1]
                 continue
-        elif kind == "word" and m.group() in ("x", "×") and out and out[-1] is not None:
+        elif kind == "word" and m.group() in ("x", "×") and out:
+            # after a number a product sign; after a name ("top-8 x 7,168") too: the run that follows then starts
+            # with an operator, which marks it as a piece of a larger formula
             out.append(_Tok("op", m.start(), m.end(), op="*"))
         elif kind == "word" or (kind == "other" and m.group() != "`"):  # code quotes do not break arithmetic
             out.append(None)
@@ -288,17 +293,20 @@ def extract(text: str) -> tuple[Found, ...]:
     """Every quantity the text states, in order: each expression's value, then its operands."""
     out: list[Found] = []
     for run in _runs(_tokens(text)):
+        # an operator at an edge joins this run to a symbol or name ("tokens x top-8 x 7,168 x 2 bytes"): the run
+        # is a piece of a larger formula, so nothing in it is a claimed result
+        piece = run[0].kind == "op" or run[-1].kind == "op"
         run = _trim(run)
         atoms = [t.atom for t in run if t.kind == "atom" and t.atom is not None]
         if not atoms:
             continue
         value = _Parser(run).parse() if len(atoms) > 1 else None
         if value is None:  # a single number, or arithmetic that does not parse: each number stands alone
-            out.extend(_found(text, a.q, a.unit, a.start, a.end, operand=False) for a in atoms)
+            out.extend(_found(text, a.q, a.unit, a.start, a.end, operand=piece) for a in atoms)
             continue
         units = [t.atom.unit for t in run if t.kind in ("atom", "unit") and t.atom is not None and t.atom.unit]
         unit = _result_unit(value, units)
-        out.append(_found(text, value, unit, run[0].start, run[-1].end, operand=False, derived=True))
+        out.append(_found(text, value, unit, run[0].start, run[-1].end, operand=piece, derived=True))
         out.extend(_found(text, a.q, a.unit, a.start, a.end, operand=True) for a in atoms)
     return tuple(out)
 

@@ -80,11 +80,15 @@ def fit_logistic(rows: Sequence[Mapping[str, float]], y: Sequence[float] | np.nd
 
 @dataclass(frozen=True)
 class Verdicts:
-    """Criterion verdict cuts on the criterion match (see embedding.criterion_score)."""
+    """Criterion verdict cuts: on the bi-encoder's criterion match (see grader.criterion_score) and on the
+    cross-encoder's reading of the best span (its expected credit; its probability of "contradicts")."""
 
     met: float = 0.55
     partial: float = 0.43
-    misconception: float = 0.72
+    misconception: float = 0.72  # bi-encoder alone (no cross-encoder): a misconception phrasing this close
+    xe_met: float = 0.6
+    xe_partial: float = 0.35
+    xe_contra: float = 0.5
 
 
 # Built-in fallback, used when no params file is present: token recall of the reference's new words and

@@ -3,8 +3,11 @@
 Per answer: one forward pass of the embedder gives token and sentence vectors; the answer is soft-aligned to
 the reference(s) token by token (BERTScore-style, question words demoted), matched to each criterion
 (sentence cosine and token recall of its phrasings), compared lexically, and, when the target carries graded
-examples, to its nearest examples. A small logistic model fitted on training data (`calibration.py`) turns
-these features into the score; criterion verdicts explain it. The anti-gaming guards cap the result.
+examples, to its nearest examples. With a cross-encoder (`cross.py`), the whole answer is also read against the
+reference, and each rubric criterion against the answer spans closest to it: its readings are features of the
+model and decide the criterion verdicts (`criteria.py`). A small logistic model fitted on training data
+(`calibration.py`) turns these features into the score; criterion verdicts explain it. The anti-gaming guards
+cap the result.
 
 An answer's grade depends only on that answer and its target: nothing is computed across the answers graded
 together (`grade_many` only batches the forward passes, which `embed_full` keeps bit-identical).
@@ -19,14 +22,16 @@ from typing import Any
 
 from coach.grading.guards.vectors import PooledVectors
 from coach.grading.numeric.verdict import review_numbers
+from coach.grading.offline import criteria as crit
 from coach.grading.offline.alignment import span_match
 from coach.grading.offline.anchors import anchor_features
 from coach.grading.offline.calibration import GraderParams, shipped_params
+from coach.grading.offline.cross import CrossReading, batch_pairs, cross_features, read
 from coach.grading.offline.encoding import Encoded, Encoder
 from coach.grading.offline.features import Match, TargetContext, features, target_context, target_texts
 from coach.grading.score import VERDICT_CREDIT, CriterionResult, Flag, Score, Verdict
 from coach.grading.target import GradingTarget
-from coach.providers.base import Embedder
+from coach.providers.base import Embedder, PairScorer
 
 RUBRIC_BLEND = 0.5  # rubric targets: share of the score from criterion credit (the rest: the fitted model)
 LOW_CONFIDENCE = 0.5
@@ -84,9 +89,12 @@ def _guards() -> Any:
 
 class EmbeddingGrader:
     def __init__(self, embedder: Embedder, params: GraderParams | None = None, *, use_guards: bool = True,
-                 context_cache: int = 512, check_numbers: bool = True) -> None:
+                 context_cache: int = 512, check_numbers: bool = True, pair_scorer: PairScorer | None = None,
+                 skip_guards: frozenset[str] = frozenset()) -> None:
         self.embedder = embedder
         self.check_numbers = check_numbers  # off only to measure what the numeric check changes
+        self.pair_scorer = pair_scorer
+        self.skip_guards = skip_guards  # guards not to run (the per-guard ablation)
         self.params = params or shipped_params()
         self.encoder = Encoder(embedder)
         self.use_guards = use_guards
@@ -122,6 +130,9 @@ class EmbeddingGrader:
                       and r.clean_answer.strip() != a.strip()]
             if cleans:
                 self.encoder.encode(cleans)
+        if self.pair_scorer is not None:  # every pair the answers' readings need, in one call
+            rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in rows if a.strip()]
+            self.pair_scorer.score_pairs(batch_pairs(rows_enc))
 
     def guard_report(self, answer: str, target: GradingTarget, enc: Encoded | None = None) -> Any:
         """What the anti-gaming guards make of an answer (a `GuardReport`), or None with the guards off.
@@ -134,7 +145,7 @@ class EmbeddingGrader:
             enc = enc or self.encoder.encode_one(answer)
             ctx = self.context(target)
             vectors = PooledVectors(self.encoder, enc, ctx.text_vecs, ctx.pieces)
-            self._reports[key] = guards.assess(answer, target, vectors)
+            self._reports[key] = guards.assess(answer, target, vectors, self.skip_guards)
             if len(self._reports) > self._context_cache * 8:
                 self._reports.popitem(last=False)
         return self._reports[key]
@@ -166,9 +177,12 @@ class EmbeddingGrader:
         target = ctx.target
         match = Match.of(enc, ctx)
         feats = self._features(enc, ctx, match)
+        reading = read(enc, ctx, self.pair_scorer) if self.pair_scorer is not None else None
+        if reading is not None:
+            feats.update(cross_features(reading))
         model = self.params.anchored if ctx.examples and self.params.anchored else self.params.base
         value = model.predict(feats)
-        results, _ = self._criteria(match, set(report.negated_criteria) if report else set())
+        results, _ = self._criteria(match, set(report.negated_criteria) if report else set(), reading)
         numeric_notes: tuple[str, ...] = ()
         if self.check_numbers:  # quantitative criteria: the numbers decide with the words (numeric/verdict.py)
             review = review_numbers(results, enc.text, target)
@@ -202,14 +216,18 @@ class EmbeddingGrader:
         f.update(anchor_features(enc, ctx.examples, ctx.example_vecs, ctx.example_stems))
         return f
 
-    def _criteria(self, match: Match,
-                  negated: set[str]) -> tuple[list[CriterionResult], dict[str, tuple[float, int]]]:
+    def _criteria(self, match: Match, negated: set[str], reading: CrossReading | None = None,
+                  ) -> tuple[list[CriterionResult], dict[str, tuple[float, int]]]:
+        """Per criterion: a verdict with its evidence (the answer span, and what the cross-encoder judged).
+        With a cross-encoder, only a span it reads as the opposite contradicts (`criteria.py`); without one,
+        a misconception phrasing matched by the bi-encoder still does, as before."""
         v, enc, ctx = self.params.verdicts, match.ans, match.ctx
         mis_hits: dict[str, tuple[float, int]] = {}
-        for mid, vecs in ctx.misconceptions.items():
-            sim, where = span_match(vecs, enc)
-            if sim >= v.misconception:
-                mis_hits[mid] = (sim, where)
+        if reading is None or not reading.criteria:
+            for mid, vecs in ctx.misconceptions.items():
+                sim, where = span_match(vecs, enc)
+                if sim >= v.misconception:
+                    mis_hits[mid] = (sim, where)
         results = []
         recalls, hards = match.crit_recall()
         for j, spec in enumerate(ctx.target.criteria):
@@ -217,18 +235,27 @@ class EmbeddingGrader:
             where = match.crit_where[j]
             hit = next((m for m in spec.misconceptions if m in mis_hits), None)
             evidence = enc.spans[where] if enc.spans else None
-            if hit is not None:
+            reason = ""
+            if reading is not None and reading.criteria:
+                verdict, reason = crit.judge(sim, reading.criteria[j], v)
+                if verdict == Verdict.CONTRADICTED:
+                    evidence = reading.criteria[j].opposed.span
+                    hit = crit.named_misconception(spec, evidence, enc, ctx.misconceptions)
+                    if hit is not None:
+                        mis_hits[hit] = (sim, where)
+                elif verdict != Verdict.MISSED:
+                    evidence = reading.criteria[j].best.span
+                else:
+                    evidence = None
+            elif hit is not None:
                 verdict, evidence = Verdict.CONTRADICTED, enc.spans[mis_hits[hit][1]] if enc.spans else None
             elif spec.id in negated:
                 verdict = Verdict.CONTRADICTED
-            elif sim >= v.met:
-                verdict = Verdict.MET
-            elif sim >= v.partial:
-                verdict = Verdict.PARTIAL
             else:
-                verdict, evidence = Verdict.MISSED, None
+                verdict, _ = crit.judge(sim, None, v)
+                evidence = None if verdict == Verdict.MISSED else evidence
             results.append(CriterionResult(
                 criterion_id=spec.id, description=spec.description, weight=spec.weight, dimension=spec.dimension,
-                verdict=verdict, similarity=round(sim, 4), evidence=evidence, misconception_id=hit,
+                verdict=verdict, similarity=round(sim, 4), evidence=evidence, misconception_id=hit, reason=reason,
             ))
         return results, mis_hits

@@ -1,0 +1,54 @@
+"""`coach train cross-encoder`: build the training pairs (public training splits + the bank) and fit the adapter.
+
+Register with `register(app)` from coach.cli. Seeded and reproducible; see docs/cross-encoder-data-card.md for
+what it reads and README.md for how long it takes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+train_app = typer.Typer(no_args_is_help=True, help="Train the grader's models")
+
+
+@train_app.command("cross-encoder")
+def train_cross_encoder_command(
+    out: Path = typer.Option(..., "--out", help="Folder to write the adapter and cross_encoder.json into"),
+    semeval_path: Path = typer.Option(..., "--semeval", help="SemEval-2013 2-way folder (train split used)"),
+    saf_path: Path = typer.Option(..., "--saf", help="SAF folder (v1 training split used)"),
+    content_dir: Path | None = typer.Option(None, "--content", help="Bank root (default: the configured one)"),
+    per_dataset: int = typer.Option(150, "--per-dataset", help="Public answers per corpus (Beetle, SciEntsBank, SAF)"),
+    limit: int = typer.Option(0, "--limit", help="Use only the first N pairs after shuffling (0: all)"),
+    seed: int = typer.Option(13, "--seed"),
+    epochs: float = typer.Option(1.0, "--epochs"),
+    max_steps: int = typer.Option(-1, "--max-steps", help="Stop after this many steps (-1: the epochs decide)"),
+    threads: int = typer.Option(1, "--threads", help="torch threads (0: torch's default)"),
+    version: str = typer.Option("", "--version", help="Adapter version to record (default: today's date)"),
+) -> None:
+    """Fit the cross-encoder's LoRA adapter and head on training pairs; write them with their figures."""
+    from coach.config import get_settings
+    from coach.content.loader import load_bank
+    from coach.evals.datasets import read_saf, read_semeval
+    from coach.evals.xenc_pairs import training_pairs
+    from coach.providers.cross_encoder_train import TrainConfig, train_cross_encoder
+
+    bank = load_bank(content_dir or get_settings().content_dir)
+    public = [r for r in read_semeval(semeval_path) if r.split == "train"]
+    public += [r for r in read_saf(saf_path) if r.split == "training"]
+    pairs, counts = training_pairs(public, bank, per_dataset, seed)
+    if limit > 0:
+        pairs = pairs[:limit]
+    data = {"sources": ["SemEval-2013 2-way train (SciEntsBank, Beetle), half-A questions",
+                        "SAF v1 training, half-A questions", "bank pairs (questions/, rubrics/, misconceptions)"],
+            "per_dataset": per_dataset, "limit": limit, "counts": counts, "used": len(pairs)}
+    config = TrainConfig(seed=seed, epochs=epochs, max_steps=max_steps, threads=threads)
+    meta = train_cross_encoder(pairs, out, config, data=data, version=version,
+                               say=lambda m: typer.echo(m, err=True))
+    typer.echo(json.dumps({"out": str(out), "figures": meta["figures"], "pairs": meta["pairs"]}, indent=2))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(train_app, name="train")

@@ -1,0 +1,117 @@
+"""The domain dev sets under `devsets/` (see devsets/README.md), graded against the bank's rubrics.
+
+Four sets, written by hand for this purpose and read by nothing that trains or fits (a test checks that none of
+their texts is a training pair):
+- misconceptions held out of the catalogue: two statements per attached misconception, in a candidate's voice;
+  each should be marked contradicted on every criterion the misconception is attached to (target >= 80%), and
+  score below the rubric's "partial" level;
+- paraphrases: a colleague's answers written from the question alone; each should score strong;
+- flipped claims reusing the reference's words: each should score below "partial";
+- gaming answers (keyword lists, question copy, injection, off-topic, padding, vague): each should score low.
+Every model answer of the bank should still score strong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import yaml
+
+from coach.content.bank import Bank
+from coach.content.render import render
+from coach.content.schema import Rubric, ShortItem
+from coach.grading.score import Score, Verdict
+from coach.grading.target import GradingTarget, target_from_rubric
+
+DEFAULT_DIR = Path(__file__).resolve().parents[3] / "devsets"
+CONTRADICTED_TARGET = 0.8
+
+
+class Grader(Protocol):
+    def grade_many(self, rows: Sequence[tuple[str, GradingTarget]]) -> list[Score]: ...
+
+
+def load(folder: Path, name: str) -> list[dict[str, Any]]:
+    data = yaml.safe_load((folder / f"{name}.yaml").read_text(encoding="utf-8"))
+    if not isinstance(data, list):
+        raise ValueError(f"{folder / name}.yaml: expected a list of records")
+    return data
+
+
+def texts(folder: Path = DEFAULT_DIR) -> list[str]:
+    """Every answer text of the dev sets (for the no-overlap test)."""
+    out = [s for r in load(folder, "misconceptions_heldout") for s in r["statements"]]
+    for name in ("paraphrases", "flipped", "gaming"):
+        out += [r["answer"] for r in load(folder, name)]
+    return out
+
+
+def level(rubric: Rubric, label: str, default: float) -> float:
+    return next((lv.min_score for lv in rubric.levels if lv.label == label), default)
+
+
+def _targets(bank: Bank) -> dict[str, tuple[GradingTarget, Rubric]]:
+    out = {}
+    for item in bank.items.values():
+        if isinstance(item, ShortItem) and item.rubric in bank.rubrics:
+            r = render(item)
+            rubric = bank.rubrics[item.rubric]
+            out[item.id] = (target_from_rubric(r.key, r.stem, r.model_answer or "", rubric, bank.misconceptions),
+                            rubric)
+    return out
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return round(float(np.mean(xs)), 4) if xs else float("nan")
+
+
+def evaluate(grader: Grader, bank: Bank, folder: Path = DEFAULT_DIR) -> dict[str, Any]:
+    targets = _targets(bank)
+    model = [(t.reference, t) for t, _ in targets.values()]
+    model_scores = grader.grade_many(model)
+    weak_models = sorted(t.key for (_, t), s in zip(model, model_scores, strict=True)
+                         if s.value < level(targets_rubric(targets, t), "strong", 0.8))
+    out: dict[str, Any] = {"model_answers": {"n": len(model), "mean": _mean([s.value for s in model_scores]),
+                                             "not_strong": weak_models}}
+    # misconceptions held out of the catalogue, on every criterion they are attached to
+    rows, expect = [], []
+    by_mis = {r["misconception"]: r["statements"] for r in load(folder, "misconceptions_heldout")}
+    for item_id, (target, rubric) in sorted(targets.items()):
+        for c in rubric.criteria:
+            for mid in c.misconceptions:
+                for s in by_mis.get(mid, []):
+                    rows.append((s, target))
+                    expect.append((c.id, level(rubric, "partial", 0.45), item_id, mid))
+    scores = grader.grade_many(rows)
+    hit = [next(r.verdict for r in s.criteria if r.criterion_id == cid) == Verdict.CONTRADICTED
+           for s, (cid, _, _, _) in zip(scores, expect, strict=True)]
+    below = [s.value < partial for s, (_, partial, _, _) in zip(scores, expect, strict=True)]
+    out["misconceptions_heldout"] = {
+        "n": len(rows), "contradicted_on_criterion": _mean([float(h) for h in hit]),
+        "below_partial": _mean([float(b) for b in below]), "mean_score": _mean([s.value for s in scores]),
+        "target": CONTRADICTED_TARGET,
+        "missed": sorted({f"{e[2]}/{e[0]}/{e[3]}" for e, h in zip(expect, hit, strict=True) if not h}),
+    }
+    for name, want in (("paraphrases", "strong"), ("flipped", "partial"), ("gaming", "partial")):
+        recs = [r for r in load(folder, name) if r["item"] in targets]
+        graded = grader.grade_many([(r["answer"], targets[r["item"]][0]) for r in recs])
+        cuts = [level(targets[r["item"]][1], want, 0.8 if want == "strong" else 0.45) for r in recs]
+        ok = [s.value >= c if want == "strong" else s.value < c for s, c in zip(graded, cuts, strict=True)]
+        block: dict[str, Any] = {"n": len(recs), "mean_score": _mean([s.value for s in graded]),
+                                 ("share_strong" if want == "strong" else "share_below_partial"):
+                                     _mean([float(x) for x in ok])}
+        if name == "flipped":
+            block["share_with_a_contradicted_criterion"] = _mean(
+                [float(any(c.verdict == Verdict.CONTRADICTED for c in s.criteria)) for s in graded])
+        if name == "gaming":
+            block["by_kind"] = {k: _mean([s.value for s, r in zip(graded, recs, strict=True) if r["kind"] == k])
+                                for k in sorted({r["kind"] for r in recs})}
+        out[name] = block
+    return out
+
+
+def targets_rubric(targets: dict[str, tuple[GradingTarget, Rubric]], target: GradingTarget) -> Rubric:
+    return next(r for t, r in targets.values() if t.key == target.key)

@@ -1,0 +1,53 @@
+"""Criterion verdicts: the cross-encoder's reading of the best spans decides, the bi-encoder's match supports.
+
+"Contradicted" needs a span the cross-encoder reads as stating the opposite of the criterion, and that span is
+the verdict's evidence; a catalogue misconception is named only when that span is also close to one of the
+criterion's misconception phrasings. A bi-encoder match alone never contradicts (it cannot tell a statement
+from its opposite), and alone it earns at most "partial" when the cross-encoder reads the span as wrong.
+Without a cross-encoder (fakes, other embedders) the bi-encoder cuts decide as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from coach.grading.offline.calibration import Verdicts
+from coach.grading.offline.cross import CriterionReading
+from coach.grading.offline.encoding import Encoded
+from coach.grading.score import Verdict
+from coach.grading.target import CriterionSpec
+
+MISCONCEPTION_NAMED = 0.6  # cosine of the contradicting span to a misconception phrasing that names it
+
+
+def judge(sim: float, reading: CriterionReading | None, v: Verdicts) -> tuple[Verdict, str]:
+    """The verdict and why, from the bi-encoder's criterion match `sim` and the cross-encoder's reading."""
+    if reading is None:
+        if sim >= v.met:
+            return Verdict.MET, ""
+        return (Verdict.PARTIAL, "") if sim >= v.partial else (Verdict.MISSED, "")
+    best, opposed = reading.best, reading.opposed
+    if opposed.contradicts >= v.xe_contra and opposed.contradicts > opposed.correct:
+        return Verdict.CONTRADICTED, f"read as stating the opposite ({opposed.contradicts:.0%})"
+    if best.credit >= v.xe_met or (sim >= v.met and best.credit >= v.xe_partial):
+        return Verdict.MET, f"read as correct ({best.correct:.0%})"
+    if best.credit >= v.xe_partial or sim >= v.met:
+        return Verdict.PARTIAL, f"read as partly right ({best.credit:.0%} credit)"
+    return Verdict.MISSED, ""
+
+
+def named_misconception(spec: CriterionSpec, span: str, enc: Encoded,
+                        misconceptions: Mapping[str, np.ndarray]) -> str | None:
+    """The attached misconception the contradicting span states, if it is close enough to one of its phrasings."""
+    rows = [i for i, s in enumerate(enc.spans) if s in span] if enc.span_vecs.shape[0] == len(enc.spans) else []
+    vecs_of_span = enc.span_vecs[rows] if rows else enc.sent[None, :]
+    best, found = MISCONCEPTION_NAMED, None
+    for mid in spec.misconceptions:
+        vecs = misconceptions.get(mid)
+        if vecs is not None and vecs.size:
+            sim = float((vecs_of_span @ vecs.T).max())
+            if sim >= best:
+                best, found = sim, mid
+    return found

@@ -1,0 +1,40 @@
+"""The dev sets stay out of training: none of their texts is a training pair or a catalogue phrasing, and every
+attached misconception has its two held-out statements."""
+
+from __future__ import annotations
+
+import random
+
+from coach.content.bank import Bank
+from coach.evals import devsets
+from coach.evals.xenc_pairs import bank_pairs
+from coach.grading.text import sentences
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split()).strip(" .")
+
+
+def test_no_dev_text_is_a_training_pair_or_a_catalogue_phrasing(bank: Bank) -> None:
+    seen = set()
+    for seed in range(3):  # the pairs' random choices vary with the seed; the texts they draw on do not
+        for a, b, _ in bank_pairs(bank, random.Random(seed)):
+            seen |= {_norm(a), _norm(b), *(_norm(s) for s in sentences(a))}
+    for m in bank.misconceptions.values():
+        seen |= {_norm(t) for t in (m.statement, *m.phrasings, *getattr(m, "statements", ()))}
+    dev = devsets.texts()
+    assert len(dev) > 100
+    overlap = [t for t in dev if _norm(t) in seen or any(_norm(s) in seen for s in sentences(t))]
+    assert not overlap
+
+
+def test_every_attached_misconception_has_two_held_out_statements(bank: Bank) -> None:
+    held = {r["misconception"]: r["statements"] for r in devsets.load(devsets.DEFAULT_DIR, "misconceptions_heldout")}
+    attached = {m for r in bank.rubrics.values() for c in r.criteria for m in c.misconceptions}
+    assert attached <= set(held)
+    assert all(len(held[m]) == 2 for m in attached)
+
+
+def test_dev_answers_name_existing_items(bank: Bank) -> None:
+    for name in ("paraphrases", "flipped", "gaming"):
+        assert all(r["item"] in bank.items for r in devsets.load(devsets.DEFAULT_DIR, name))

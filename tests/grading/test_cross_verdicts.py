@@ -1,0 +1,103 @@
+"""Criterion verdicts with a cross-encoder: only a span read as the opposite contradicts, and it is the evidence;
+a misconception is named only when that span states it; the bi-encoder alone never contradicts. A scripted
+pair scorer stands in for the model, so each rule is tested on its own (the real one: test_issue19_regressions)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from coach.grading.offline.calibration import Verdicts
+from coach.grading.offline.criteria import judge
+from coach.grading.offline.cross import CriterionReading, Reading, pairs_for
+from coach.grading.offline.grader import EmbeddingGrader
+from coach.grading.score import Verdict
+from coach.providers.base import PAIR_LABELS, Matrix
+from tests.grading.test_embedding import RUBRIC
+
+V = Verdicts()
+
+
+def _reading(correct: float, partial: float, contra: float, span: str = "s") -> Reading:
+    return Reading(span=span, probs=(correct, partial, contra, 1.0 - correct - partial - contra))
+
+
+def test_contradicted_needs_a_span_read_as_the_opposite() -> None:
+    wrong = _reading(0.1, 0.1, 0.7, "the opposite")
+    right = _reading(0.8, 0.1, 0.05, "the point")
+    assert judge(0.9, CriterionReading(best=right, opposed=wrong), V)[0] == Verdict.CONTRADICTED
+    assert judge(0.9, CriterionReading(best=right, opposed=right), V)[0] == Verdict.MET
+    unsure = _reading(0.5, 0.0, 0.5)  # contradiction not above its own "correct": no verdict of error
+    assert judge(0.2, CriterionReading(best=unsure, opposed=unsure), V)[0] != Verdict.CONTRADICTED
+
+
+def test_a_bi_encoder_match_alone_earns_at_most_partial() -> None:
+    poor = _reading(0.05, 0.1, 0.1)
+    assert judge(0.95, CriterionReading(best=poor, opposed=poor), V)[0] == Verdict.PARTIAL
+    assert judge(0.95, None, V)[0] == Verdict.MET  # no cross-encoder: the bi-encoder decides, as before
+
+
+class Scripted:
+    """Reads "concatenat" as contradicting the partial-sums criterion, and "partial sum" as correct; everything
+    else as partial."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []
+
+    def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
+        self.calls.extend(pairs)
+        rows = []
+        for a, b in pairs:
+            if "concatenat" in a and "partial sum" in b:
+                rows.append((0.05, 0.05, 0.85, 0.05))
+            elif "partial sum" in a:
+                rows.append((0.9, 0.05, 0.03, 0.02))
+            else:
+                rows.append((0.1, 0.6, 0.1, 0.2))
+        return np.array(rows, dtype=np.float32)
+
+
+def test_the_grader_shows_the_contradicting_span_and_names_the_misconception(embedder) -> None:  # type: ignore[no-untyped-def]
+    scorer = Scripted()
+    grader = EmbeddingGrader(embedder, pair_scorer=scorer)
+    answer = "Each GPU computes a partial sum of the output. An all-gather just concatenates the outputs of the GPUs."
+    score = grader.grade(answer, RUBRIC)
+    by_id = {c.criterion_id: c for c in score.criteria}
+    hit = by_id["partial-sums"]
+    assert hit.verdict == Verdict.CONTRADICTED
+    assert hit.evidence is not None and "concatenates" in hit.evidence and hit.evidence in answer
+    assert hit.misconception_id == "allgather" and "opposite" in hit.reason
+    assert by_id["sum-before-next"].verdict != Verdict.CONTRADICTED
+    assert len(PAIR_LABELS) == 4 and scorer.calls
+
+
+def test_a_contradiction_of_another_claim_names_no_misconception(embedder) -> None:  # type: ignore[no-untyped-def]
+    grader = EmbeddingGrader(embedder, pair_scorer=Scripted())
+    answer = "Each GPU computes a partial sum of the output; the layers are concatenated in order."
+    hit = next(c for c in grader.grade(answer, RUBRIC).criteria if c.criterion_id == "partial-sums")
+    assert hit.verdict == Verdict.CONTRADICTED and hit.misconception_id is None
+
+
+def test_pairs_read_per_criterion_are_few(embedder) -> None:  # type: ignore[no-untyped-def]
+    grader = EmbeddingGrader(embedder)
+    answer = "One. Two sentences here. Three of them. Four in all."
+    pairs = pairs_for(grader.encoder.encode_one(answer), grader.context(RUBRIC))
+    assert len(pairs) == 1 + len(RUBRIC.criteria) * 3  # whole answer, then 2 spans and both joined per criterion
+
+
+def test_automatic_criteria_grade_as_before_while_the_model_has_no_cross_features(embedder) -> None:  # type: ignore[no-untyped-def]
+    """The public datasets' targets are read through the whole answer only: with params fitted without the
+    cross-encoder's features, their grades do not move (so the public figures stand until a refit)."""
+    from coach.grading.offline.auto_rubric import auto_target
+    from tests.grading.test_embedding import GOOD, HALF, OFF, QUESTION, REFERENCE
+
+    target = auto_target(QUESTION, REFERENCE)
+    plain, read = EmbeddingGrader(embedder), EmbeddingGrader(embedder, pair_scorer=Scripted())
+    if any(f.startswith("xe_") for f in plain.params.base.features):
+        pytest.skip("params refitted with the cross-encoder's features: the grades are meant to move")
+    for answer in (GOOD, HALF, OFF):
+        assert plain.grade(answer, target) == read.grade(answer, target)

@@ -1,5 +1,6 @@
-"""Inference-fundamentals calculators: roofline, prefill and decode bounds, FLOPs per token, KV budgets,
-batching and latency metrics, plus the named wrong formulas their distractors come from.
+"""Inference-fundamentals calculators, part 1: roofline, decode bounds, FLOPs per token and KV budgets, plus the
+named wrong formulas their distractors come from (part 2, `fundamentals_latency.py`: prefill, latency metrics
+and batching).
 
 Compute peaks are never facts here: every roofline calculator takes `peak_tflops` as an input (a premise
 the item states), while HBM bandwidth and capacity come from `tables` (domain-facts §3).
@@ -24,15 +25,15 @@ from coach.calc.registry import calculator
 from coach.calc.tables import link, model
 
 
-def _bw_bytes_s(hw_id: str) -> float:
+def bw_bytes_s(hw_id: str) -> float:
     return hbm_tb_s(hw_id) * 1e12
 
 
-def _hbm_bytes(hw_id: str) -> float:
+def hbm_bytes(hw_id: str) -> float:
     return hbm_gb(hw_id) * 1e9
 
 
-def _gqa(model_id: str) -> tuple[int, int, int, int]:
+def gqa_dims(model_id: str) -> tuple[int, int, int, int]:
     m = model(model_id)
     if m.kv_heads is None:
         raise ValueError(f"{m.name} uses MLA; these attention formulas assume MHA/GQA")
@@ -45,7 +46,7 @@ def _gqa(model_id: str) -> tuple[int, int, int, int]:
 @calculator()
 def ridge_flops_per_byte(peak_tflops: float, hw_id: str) -> float:
     """Roofline ridge point: peak FLOP/s / HBM bytes/s (FLOPs per byte where a kernel turns compute-bound)."""
-    return peak_tflops * 1e12 / _bw_bytes_s(hw_id)
+    return peak_tflops * 1e12 / bw_bytes_s(hw_id)
 
 
 @calculator()
@@ -99,7 +100,7 @@ def compute_bound_batch_link(peak_tflops: float, link_id: str, dtype: str = "bf1
 @calculator()
 def attainable_tflops(peak_tflops: float, hw_id: str, intensity: float) -> float:
     """Roofline: attainable TFLOP/s = min(peak, intensity · HBM bandwidth)."""
-    return min(peak_tflops, intensity * _bw_bytes_s(hw_id) / 1e12)
+    return min(peak_tflops, intensity * bw_bytes_s(hw_id) / 1e12)
 
 
 # Decode bounds -----------------------------------------------------------------------------------------------
@@ -114,19 +115,19 @@ def decode_tokens_per_s_compute(model_id: str, peak_tflops: float) -> float:
 @calculator(wrong_of="decode_tokens_per_s_bound", misconception="decode-reads-only-kv")
 def decode_tokens_per_s_kv_only(model_id: str, hw_id: str, context: int, kv_dtype: str = "bf16") -> float:
     """Wrong: bandwidth / (context · KV bytes per token), as if the weights were not re-read every step."""
-    return _bw_bytes_s(hw_id) / (context * kv_bytes_per_token(model_id, kv_dtype))
+    return bw_bytes_s(hw_id) / (context * kv_bytes_per_token(model_id, kv_dtype))
 
 
 @calculator()
 def decode_step_active_seconds(model_id: str, hw_id: str, dtype: str = "bf16") -> float:
     """Batch-1 decode floor of an MoE model: active weight bytes / HBM bandwidth (only routed experts read)."""
-    return active_weight_bytes(model_id, dtype) / _bw_bytes_s(hw_id)
+    return active_weight_bytes(model_id, dtype) / bw_bytes_s(hw_id)
 
 
 @calculator(wrong_of="decode_aggregate_tokens_per_s", misconception="kv-reads-free")
 def decode_aggregate_ignoring_kv(model_id: str, hw_id: str, batch: int, dtype: str = "bf16") -> float:
     """Wrong: batch · bandwidth / weight bytes, as if the KV cache cost nothing to read each step."""
-    return batch * _bw_bytes_s(hw_id) / weight_bytes(model_id, dtype)
+    return batch * bw_bytes_s(hw_id) / weight_bytes(model_id, dtype)
 
 
 @calculator(wrong_of="decode_aggregate_tokens_per_s", misconception="kv-scales-with-q-heads")
@@ -134,9 +135,9 @@ def decode_aggregate_q_heads(
     model_id: str, hw_id: str, batch: int, context: int, dtype: str = "bf16", kv_dtype: str = "bf16"
 ) -> float:
     """Wrong: aggregate decode bound with each sequence's KV sized by query heads instead of KV heads."""
-    n_layers, q_heads, _, head_dim = _gqa(model_id)
+    n_layers, q_heads, _, head_dim = gqa_dims(model_id)
     kv = batch * context * 2 * n_layers * q_heads * head_dim * _bytes(kv_dtype)
-    return batch * _bw_bytes_s(hw_id) / (weight_bytes(model_id, dtype) + kv)
+    return batch * bw_bytes_s(hw_id) / (weight_bytes(model_id, dtype) + kv)
 
 
 @calculator()
@@ -153,7 +154,7 @@ def decode_speedup(
 @calculator()
 def bandwidth_utilization(model_id: str, hw_id: str, tokens_per_s: float, dtype: str = "bf16") -> float:
     """Batch-1 memory-bandwidth utilization: tokens/s · weight bytes / HBM bandwidth (KV reads ignored)."""
-    return tokens_per_s * weight_bytes(model_id, dtype) / _bw_bytes_s(hw_id)
+    return tokens_per_s * weight_bytes(model_id, dtype) / bw_bytes_s(hw_id)
 
 
 @calculator(wrong_of="bandwidth_utilization", misconception="decode-compute-bound")
@@ -170,7 +171,7 @@ def max_batch_for_step(
     KV that fits in HBM beside the weights: min(floor((t·bw − W)/(c·kv)), floor((HBM − W)/(c·kv)))."""
     w = weight_bytes(model_id, dtype)
     per_seq = context * kv_bytes_per_token(model_id, kv_dtype)
-    by_time = math.floor((step_ms * 1e-3 * _bw_bytes_s(hw_id) - w) / per_seq)
+    by_time = math.floor((step_ms * 1e-3 * bw_bytes_s(hw_id) - w) / per_seq)
     return float(min(by_time, max_sequences_kv(model_id, hw_id, context, dtype, kv_dtype)))
 
 
@@ -179,7 +180,7 @@ def max_batch_for_step_kv_only(
     model_id: str, hw_id: str, step_ms: float, context: int, kv_dtype: str = "bf16"
 ) -> float:
     """Wrong: floor(t·bw / (c·kv)), forgetting that every step also reads all the weights."""
-    return float(math.floor(step_ms * 1e-3 * _bw_bytes_s(hw_id) / (context * kv_bytes_per_token(model_id, kv_dtype))))
+    return float(math.floor(step_ms * 1e-3 * bw_bytes_s(hw_id) / (context * kv_bytes_per_token(model_id, kv_dtype))))
 
 
 @calculator(wrong_of="max_batch_for_step", misconception="kv-scales-with-q-heads")
@@ -187,9 +188,9 @@ def max_batch_for_step_q_heads(
     model_id: str, hw_id: str, step_ms: float, context: int, dtype: str = "bf16", kv_dtype: str = "bf16"
 ) -> float:
     """Wrong: sizes each sequence's KV with query heads instead of KV heads."""
-    n_layers, q_heads, _, head_dim = _gqa(model_id)
+    n_layers, q_heads, _, head_dim = gqa_dims(model_id)
     per_seq = context * 2 * n_layers * q_heads * head_dim * _bytes(kv_dtype)
-    return float(math.floor((step_ms * 1e-3 * _bw_bytes_s(hw_id) - weight_bytes(model_id, dtype)) / per_seq))
+    return float(math.floor((step_ms * 1e-3 * bw_bytes_s(hw_id) - weight_bytes(model_id, dtype)) / per_seq))
 
 
 # FLOPs per token ---------------------------------------------------------------------------------------------
@@ -222,28 +223,28 @@ def flops_per_token_recompute(model_id: str, context: int) -> float:
 @calculator()
 def attention_flops_per_token(model_id: str, context: int) -> float:
     """Attention-score FLOPs of one token at a context: 4·L·q_heads·d_head·context (QKᵀ and A·V, 2 each)."""
-    n_layers, q_heads, _, head_dim = _gqa(model_id)
+    n_layers, q_heads, _, head_dim = gqa_dims(model_id)
     return 4 * n_layers * q_heads * head_dim * context
 
 
 @calculator()
 def attention_parity_context(model_id: str) -> float:
     """Context where attention-score FLOPs equal the weight FLOPs: 2N / (4·L·q_heads·d_head)."""
-    n_layers, q_heads, _, head_dim = _gqa(model_id)
+    n_layers, q_heads, _, head_dim = gqa_dims(model_id)
     return flops_per_token(model_id) / (4 * n_layers * q_heads * head_dim)
 
 
 @calculator(wrong_of="attention_parity_context", misconception="gqa-cuts-attention-flops")
 def attention_parity_context_kv_heads(model_id: str) -> float:
     """Wrong: counts score FLOPs with KV heads, as if GQA cut them: 2N / (4·L·kv_heads·d_head)."""
-    n_layers, _, kv_heads, head_dim = _gqa(model_id)
+    n_layers, _, kv_heads, head_dim = gqa_dims(model_id)
     return flops_per_token(model_id) / (4 * n_layers * kv_heads * head_dim)
 
 
 @calculator(wrong_of="attention_parity_context", misconception="attention-forgets-av")
 def attention_parity_context_scores_only(model_id: str) -> float:
     """Wrong: counts only QKᵀ (2·L·q_heads·d_head per context token), forgetting the A·V product."""
-    n_layers, q_heads, _, head_dim = _gqa(model_id)
+    n_layers, q_heads, _, head_dim = gqa_dims(model_id)
     return flops_per_token(model_id) / (2 * n_layers * q_heads * head_dim)
 
 
@@ -253,104 +254,20 @@ def attention_parity_context_6n(model_id: str) -> float:
     return 3 * attention_parity_context(model_id)
 
 
-# Prefill and latency -----------------------------------------------------------------------------------------
-
-
-@calculator()
-def prefill_seconds(model_id: str, tokens: int, peak_tflops: float, mfu_pct: float) -> float:
-    """Compute-bound prefill: tokens · 2N / (peak · utilization), attention-score FLOPs ignored."""
-    return tokens * flops_per_token(model_id) / (peak_tflops * 1e12 * mfu_pct / 100)
-
-
-@calculator(wrong_of="prefill_seconds", misconception="flops-training-6n")
-def prefill_seconds_6n(model_id: str, tokens: int, peak_tflops: float, mfu_pct: float) -> float:
-    """Wrong: prefill time with 6N FLOPs per token."""
-    return 3 * prefill_seconds(model_id, tokens, peak_tflops, mfu_pct)
-
-
-@calculator(wrong_of="prefill_seconds", misconception="flops-one-per-param")
-def prefill_seconds_1n(model_id: str, tokens: int, peak_tflops: float, mfu_pct: float) -> float:
-    """Wrong: prefill time with N FLOPs per token."""
-    return prefill_seconds(model_id, tokens, peak_tflops, mfu_pct) / 2
-
-
-@calculator(wrong_of="prefill_seconds", misconception="prefill-token-by-token")
-def prefill_seconds_sequential(model_id: str, tokens: int, hw_id: str, dtype: str = "bf16") -> float:
-    """Wrong: tokens · weight bytes / bandwidth, as if prefill read all the weights once per prompt token."""
-    return tokens * weight_bytes(model_id, dtype) / _bw_bytes_s(hw_id)
-
-
-@calculator()
-def queued_ttft_seconds(model_id: str, tokens: int, peak_tflops: float, mfu_pct: float, ahead: int) -> float:
-    """TTFT of a prompt behind `ahead` equal prompts prefilled one after another: (ahead+1) · prefill time."""
-    return (ahead + 1) * prefill_seconds(model_id, tokens, peak_tflops, mfu_pct)
-
-
-@calculator()
-def tpot_ms(e2e_s: float, ttft_ms: float, output_tokens: int) -> float:
-    """Time per output token after the first: (E2E − TTFT) / (n − 1), in ms."""
-    return (e2e_s * 1e3 - ttft_ms) / (output_tokens - 1)
-
-
-@calculator(wrong_of="tpot_ms", misconception="tpot-includes-ttft")
-def tpot_ms_with_ttft(e2e_s: float, ttft_ms: float, output_tokens: int) -> float:
-    """Wrong: E2E / n, folding the prefill wait into every token."""
-    return e2e_s * 1e3 / output_tokens
-
-
-@calculator(wrong_of="tpot_ms", misconception="tpot-divided-by-batch")
-def tpot_ms_per_batch(e2e_s: float, ttft_ms: float, output_tokens: int, batch: int) -> float:
-    """Wrong: divides the per-request interval by the batch size, confusing aggregate throughput with latency."""
-    return tpot_ms(e2e_s, ttft_ms, output_tokens) / batch
-
-
-@calculator(wrong_of="tpot_ms", misconception="tpot-counts-prompt-tokens")
-def tpot_ms_with_prompt(e2e_s: float, ttft_ms: float, output_tokens: int, prompt_tokens: int) -> float:
-    """Wrong: divides the decode time by prompt plus output tokens."""
-    return (e2e_s * 1e3 - ttft_ms) / (prompt_tokens + output_tokens)
-
-
-@calculator()
-def e2e_seconds(ttft_ms: float, tpot_ms: float, output_tokens: int) -> float:
-    """End-to-end latency: TTFT + (n − 1) · TPOT, in seconds."""
-    return (ttft_ms + (output_tokens - 1) * tpot_ms) / 1e3
-
-
-# Batching ----------------------------------------------------------------------------------------------------
-
-
-@calculator()
-def static_batch_utilization(batch: int, long_tokens: int, short_tokens: int) -> float:
-    """Static batch with one long and batch−1 short requests: (long + (b−1)·short) / (b · long) of slot-steps."""
-    return (long_tokens + (batch - 1) * short_tokens) / (batch * long_tokens)
-
-
-@calculator(wrong_of="static_batch_utilization", misconception="static-batch-counts-short-only")
-def static_batch_utilization_short_ratio(batch: int, long_tokens: int, short_tokens: int) -> float:
-    """Wrong: short / long, as if the long request's slot were idle too."""
-    return short_tokens / long_tokens
-
-
-@calculator(wrong_of="static_batch_utilization", misconception="static-batch-unweighted-mean")
-def static_batch_utilization_unweighted(batch: int, long_tokens: int, short_tokens: int) -> float:
-    """Wrong: (long + short) / 2 / long, averaging the two lengths without counting how many requests each has."""
-    return (long_tokens + short_tokens) / 2 / long_tokens
-
-
 # KV cache ----------------------------------------------------------------------------------------------------
 
 
 @calculator()
 def max_sequences_kv(model_id: str, hw_id: str, context: int, dtype: str = "bf16", kv_dtype: str = "bf16") -> float:
     """Sequences of `context` tokens whose KV fits beside the weights: floor((HBM − W) / (context · kv))."""
-    free = _hbm_bytes(hw_id) - weight_bytes(model_id, dtype)
+    free = hbm_bytes(hw_id) - weight_bytes(model_id, dtype)
     return float(math.floor(free / (context * kv_bytes_per_token(model_id, kv_dtype))))
 
 
 @calculator(wrong_of="max_sequences_kv", misconception="kv-budget-ignores-weights")
 def max_sequences_kv_all_hbm(model_id: str, hw_id: str, context: int, kv_dtype: str = "bf16") -> float:
     """Wrong: floor(HBM / (context · kv)), as if the weights took no memory."""
-    return float(math.floor(_hbm_bytes(hw_id) / (context * kv_bytes_per_token(model_id, kv_dtype))))
+    return float(math.floor(hbm_bytes(hw_id) / (context * kv_bytes_per_token(model_id, kv_dtype))))
 
 
 @calculator(wrong_of="max_sequences_kv", misconception="kv-scales-with-q-heads")
@@ -358,9 +275,9 @@ def max_sequences_kv_q_heads(
     model_id: str, hw_id: str, context: int, dtype: str = "bf16", kv_dtype: str = "bf16"
 ) -> float:
     """Wrong: sizes the KV with query heads instead of KV heads."""
-    n_layers, q_heads, _, head_dim = _gqa(model_id)
+    n_layers, q_heads, _, head_dim = gqa_dims(model_id)
     per_seq = context * 2 * n_layers * q_heads * head_dim * _bytes(kv_dtype)
-    return float(math.floor((_hbm_bytes(hw_id) - weight_bytes(model_id, dtype)) / per_seq))
+    return float(math.floor((hbm_bytes(hw_id) - weight_bytes(model_id, dtype)) / per_seq))
 
 
 @calculator(wrong_of="max_sequences_kv", misconception="kv-forgets-k-and-v")
@@ -368,22 +285,22 @@ def max_sequences_kv_no_kv_factor(
     model_id: str, hw_id: str, context: int, dtype: str = "bf16", kv_dtype: str = "bf16"
 ) -> float:
     """Wrong: forgets the factor 2 for K and V, doubling the count."""
-    n_layers, _, kv_heads, head_dim = _gqa(model_id)
+    n_layers, _, kv_heads, head_dim = gqa_dims(model_id)
     per_seq = context * n_layers * kv_heads * head_dim * _bytes(kv_dtype)
-    return float(math.floor((_hbm_bytes(hw_id) - weight_bytes(model_id, dtype)) / per_seq))
+    return float(math.floor((hbm_bytes(hw_id) - weight_bytes(model_id, dtype)) / per_seq))
 
 
 @calculator(wrong_of="kv_cache_bytes", misconception="kv-scales-with-q-heads")
 def kv_cache_bytes_q_heads(model_id: str, tokens: int, dtype: str = "bf16", batch: int = 1) -> float:
     """Wrong: KV cache for a batch sized with query heads: 2·L·q_heads·d_head·bytes·tokens·batch."""
-    n_layers, q_heads, _, head_dim = _gqa(model_id)
+    n_layers, q_heads, _, head_dim = gqa_dims(model_id)
     return 2 * n_layers * q_heads * head_dim * _bytes(dtype) * tokens * batch
 
 
 @calculator(wrong_of="kv_cache_bytes", misconception="kv-forgets-k-and-v")
 def kv_cache_bytes_no_kv_factor(model_id: str, tokens: int, dtype: str = "bf16", batch: int = 1) -> float:
     """Wrong: KV cache for a batch without the factor 2 for K and V."""
-    n_layers, _, kv_heads, head_dim = _gqa(model_id)
+    n_layers, _, kv_heads, head_dim = gqa_dims(model_id)
     return n_layers * kv_heads * head_dim * _bytes(dtype) * tokens * batch
 
 
@@ -417,10 +334,10 @@ def kv_bytes_per_token_mla_expanded(model_id: str, dtype: str = "bf16") -> float
 @calculator()
 def weight_hbm_fraction(model_id: str, hw_id: str, dtype: str = "bf16") -> float:
     """Share of a GPU's HBM capacity the weights occupy: weight bytes / HBM bytes."""
-    return weight_bytes(model_id, dtype) / _hbm_bytes(hw_id)
+    return weight_bytes(model_id, dtype) / hbm_bytes(hw_id)
 
 
 @calculator()
 def hbm_bytes_in(hw_id: str, ms: float) -> float:
     """Bytes the HBM can deliver in `ms` milliseconds: ms · 10⁻³ · bandwidth."""
-    return ms * 1e-3 * _bw_bytes_s(hw_id)
+    return ms * 1e-3 * bw_bytes_s(hw_id)

@@ -10,6 +10,9 @@
 | none of the expected values                            | at most partial (a met becomes partial)            |
 | none, and the numbers are optional (`need: 0`)         | the semantic verdict stands                        |
 
+A criterion a wrong number contradicts is marked `by_numbers`: with the LLM judge on, the judge cannot lift it
+(`grading/combine.py`), so numbers stay decisive on both paths.
+
 A right number lifts a semantic "contradicted" to partial and drops its misconception: the feedback must not
 tell a candidate to unlearn what their numbers show they did not believe. Every verdict the check sets carries
 as evidence the answer's sentence with the number, and the reason in plain words ("you wrote 43 GB; expected
@@ -50,7 +53,7 @@ def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> C
         wrong = numeric.wrong[0]
         assert wrong.found is not None and wrong.wrong is not None
         update = {"verdict": Verdict.CONTRADICTED, "misconception_id": wrong.wrong.misconception_id,
-                  "evidence": sentence_of(answer, wrong.found)}
+                  "evidence": sentence_of(answer, wrong.found), "by_numbers": True}
     elif status is NumericStatus.MET or status is NumericStatus.SOME:
         # Words at least partial, or the working written out, or two right numbers: hard to come by chance.
         worded = verdict in (Verdict.MET, Verdict.PARTIAL) or numeric.derived or len(numeric.right) >= 2
@@ -58,7 +61,7 @@ def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> C
         found = numeric.right[0].found
         assert found is not None
         keep = verdict in (Verdict.MET, Verdict.PARTIAL) and semantic.evidence
-        update = {"verdict": lifted, "misconception_id": None,
+        update = {"verdict": lifted, "misconception_id": None, "by_numbers": False,
                   "evidence": semantic.evidence if keep else sentence_of(answer, found)}
     elif numeric.need > 0 and verdict is Verdict.MET:
         update = {"verdict": Verdict.PARTIAL}

@@ -197,6 +197,8 @@ class Rubric(Frozen):
     version: int = Field(default=1, ge=1)
     criteria: tuple[Criterion, ...] = Field(min_length=1)
     levels: tuple[RubricLevel, ...] = ()
+    # "none, because …": why no criterion carries a misconception (checked by `coach bank check`)
+    misconceptions: Text | None = None
 
     @model_validator(mode="after")
     def _weights(self) -> Rubric:
@@ -214,6 +216,8 @@ class Misconception(Frozen):
     statement: Text  # the wrong belief, as a learner would hold it
     correction: Text
     phrasings: tuple[Text, ...] = Field(min_length=1)  # how it shows up in an answer
+    # whole plain statements of the error in a candidate's voice, graded by the bank test (never phrasings)
+    statements: tuple[Text, ...] = ()
     source: Text  # where the sheet lists it, e.g. "domain-facts §5.5"
     concept: Slug | None = None
 

@@ -9,6 +9,7 @@ from coach.content.bank import Bank
 from coach.content.loader import load_bank
 from coach.grading.attempt import JudgeReview
 from coach.grading.offline.grader import EmbeddingGrader
+from coach.service.journey import Journey
 from coach.store.attempt_files import AttemptFiles
 
 
@@ -57,3 +58,9 @@ def judge_status() -> tuple[bool, str]:
         return True, "LLM judge: the built-in fake judge (demo mode), on top of the offline embedding grader."
     where = s.llm_base_url or "the OpenAI API"
     return True, f"LLM judge is on: {s.llm_model} at {where}, blended with the offline embedding grade."
+
+
+@st.cache_resource(show_spinner=False)
+def journey() -> Journey:
+    """The one door to attempts, identity, history and shares (pages never touch the database)."""
+    return Journey.from_settings(get_settings(), bank(), grader=grader, judge=judge_review())

@@ -50,7 +50,7 @@ def _messages(bank: Bank) -> list[str]:
 
 
 def test_a_rubric_with_no_misconception_and_no_note_is_an_error() -> None:
-    bank, _, rubric = _bank()
+    bank, _, _ = _bank()
     msgs = _messages(bank)
     assert len(msgs) == 1 and "no criterion carries a misconception" in msgs[0]
     assert "serial, why" in msgs[0] and "none, because" in msgs[0]  # names the criteria and the way out
@@ -116,8 +116,8 @@ def test_a_distractor_tag_of_another_concept_is_not_expected() -> None:
     bank.rubrics[rubric.id] = _attach(rubric, "pp-lowers-latency")
     q = bank.items["q01"]
     assert not isinstance(q, ShortItem)
-    bank.items["q01"] = q.model_copy(update={"options": (*q.options[:1], Option(text="x y", misconception="other-error"),
-                                                         *q.options[2:])})
+    tagged = Option(text="x y", misconception="other-error")
+    bank.items["q01"] = q.model_copy(update={"options": (*q.options[:1], tagged, *q.options[2:])})
     assert addressed_misconceptions(bank, item, rubric) == {}
 
 
@@ -142,8 +142,8 @@ def test_a_stale_note_is_an_error() -> None:
     bank.items[item.id] = item.model_copy(update={"tags": ("misconception:pp-lowers-latency",)})
     q = bank.items["q01"]
     assert not isinstance(q, ShortItem)
-    bank.items["q01"] = q.model_copy(update={"options": (*q.options[:1], Option(text="w", misconception="pp-lowers-latency"),
-                                                         *q.options[2:])})
+    tagged = Option(text="w", misconception="pp-lowers-latency")
+    bank.items["q01"] = q.model_copy(update={"options": (*q.options[:1], tagged, *q.options[2:])})
     bank.rubrics[rubric.id] = _attach(rubric, "pp-lowers-latency").model_copy(update={
         "misconceptions": "none, because the question asks only for a definition with no trap in it"})
     assert any("remove the note" in m for m in _messages(bank))

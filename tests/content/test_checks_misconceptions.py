@@ -128,7 +128,7 @@ def test_a_wrong_formula_a_numeric_criterion_checks_is_addressed() -> None:
     calcs = load_all()
     wrong = next(c for c in calcs.values() if c.wrong_of and c.misconception)
     bank, item, rubric = _bank()
-    bank.misconceptions[wrong.misconception] = _mis(str(wrong.misconception), concept="elsewhere")
+    bank.misconceptions[str(wrong.misconception)] = _mis(str(wrong.misconception), concept="elsewhere")
     bank.items[item.id] = item.model_copy(update={"values": {"v": ValueSpec(calc=wrong.wrong_of, args={})}})
     crits = list(rubric.criteria)
     crits[0] = crits[0].model_copy(update={"numeric": NumericCheck(quantities=(ExpectedQuantity(value="v"),))})

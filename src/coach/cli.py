@@ -95,24 +95,28 @@ def bank_probe(
     as_json: bool = typer.Option(False, "--json", help="Print JSON"),
     module: str | None = typer.Option(None, "--module", help="Only this module"),
     show_details: bool = typer.Option(False, "--details", help="List every failing case"),
-    stand_ins: bool = typer.Option(False, "--stand-ins", help="Grade a misconception's phrasings where it has "
-                                   "no statements yet (reported as stand-ins)"),
+    stand_ins: str | None = typer.Option(None, "--stand-ins", help="Where a misconception has no statements yet, "
+                                         "grade its 'phrasings' or its catalogue 'statement' instead (reported)"),
     root: Path | None = typer.Option(None, help="Content root (default: the project)"),
 ) -> None:
     """The bank's grading figures per module: model answers that score strong, and attached misconception
     statements marked contradicted on their criterion, with the mean score of each (the offline grader as the
     app builds it)."""
     from coach.content.loader import load_bank
-    from coach.evals.bank_probe import details, run_probe, table
+    from coach.evals.bank_probe import StandIns, details, run_probe, table
     from coach.grading.offline.grader import EmbeddingGrader
     from coach.providers.registry import default_embedder, default_pair_scorer
 
+    if stand_ins not in (None, "phrasings", "statement"):
+        typer.echo(f"--stand-ins takes 'phrasings' or 'statement', not {stand_ins!r}", err=True)
+        raise typer.Exit(2)
     bank = load_bank(_root(root))
     if module is not None and module not in bank.modules:
         typer.echo(f"unknown module {module!r}; modules: {', '.join(sorted(bank.modules))}", err=True)
         raise typer.Exit(2)
     scorer = default_pair_scorer() if get_settings().cross_encoder else None
-    result = run_probe(bank, EmbeddingGrader(default_embedder(), pair_scorer=scorer), module, stand_ins=stand_ins)
+    mode: StandIns = "phrasings" if stand_ins == "phrasings" else "statement" if stand_ins == "statement" else None
+    result = run_probe(bank, EmbeddingGrader(default_embedder(), pair_scorer=scorer), module, stand_ins=mode)
     if as_json:
         out = result.summary()
         if show_details:

@@ -117,10 +117,12 @@ def test_stand_ins_are_phrasings_and_are_reported() -> None:
     mis = bank.misconceptions["pp-lowers-latency"]
     bank.misconceptions[mis.id] = mis.model_copy(update={"statements": ()})
     assert [c for c in probe_cases(bank) if c.kind == "statement"] == []
-    cases = [c for c in probe_cases(bank, stand_ins=True) if c.kind == "statement"]
+    cases = [c for c in probe_cases(bank, stand_ins="phrasings") if c.kind == "statement"]
     assert [c.text for c in cases] == [mis.phrasings[0]] * 2 and all(c.stand_in for c in cases)
-    summary = run_probe(bank, ScriptedGrader(), stand_ins=True).summary()
-    assert summary["stand_ins"]["per_module"] == {"mod": 2}
+    cases = [c for c in probe_cases(bank, stand_ins="statement") if c.kind == "statement"]
+    assert [c.text for c in cases] == [mis.statement] * 2 and all(c.stand_in for c in cases)
+    summary = run_probe(bank, ScriptedGrader(), stand_ins="phrasings").summary()
+    assert summary["stand_ins"]["per_module"] == {"mod": 2} and "phrasings" in summary["stand_ins"]["note"]
 
 
 def test_the_probe_grades_in_batches_and_filters_by_module(monkeypatch: pytest.MonkeyPatch) -> None:

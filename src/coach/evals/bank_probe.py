@@ -8,7 +8,9 @@ Per module:
   item's first variant); it passes when that criterion's verdict is `contradicted` *and* the score is below
   the rubric's "partial" level.
 Each figure is a share of passes and a mean score. With `stand_ins`, a misconception that has no statements yet
-is represented by its phrasings, and the result says how many stand-ins it graded.
+is represented by its phrasings ("phrasings": what the grader matches, so they fire almost by construction) or
+by its one-line catalogue `statement` ("statement": never matched by the grader, the fairer stand-in), and the
+result says how many stand-ins it graded.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from coach.grading.target import GradingTarget
 STRONG_DEFAULT = 0.8  # the levels every rubric states today; the defaults only cover a rubric without them
 PARTIAL_DEFAULT = 0.45
 BATCH = 64  # answers per grade_many call: batched forward passes, bounded memory
+StandIns = Literal["phrasings", "statement"] | None
 
 
 class Grader(Protocol):
@@ -47,7 +50,7 @@ class Case:
     rubric: Rubric
     criterion: str | None = None  # statements: the criterion the misconception is attached to
     misconception: str | None = None
-    stand_in: bool = False  # a phrasing graded in place of a missing statement
+    stand_in: bool = False  # a phrasing (or the catalogue statement) graded in place of missing statements
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,8 @@ class ProbeResult:
     def failing(self) -> list[Outcome]:
         return [o for o in self.outcomes if not o.passed]
 
+    stand_ins: StandIns = None
+
     def summary(self) -> dict[str, Any]:
         """The JSON contract: {"modules": [{id, model_answers, model_answers_strong, misconception_statements,
         misconceptions_contradicted, model_answer_mean, misconception_mean}]}; a share or mean over no case is
@@ -95,8 +100,8 @@ class ProbeResult:
             if any(o.case.stand_in for o in stmts):
                 stand_ins[module] = sum(o.case.stand_in for o in stmts)
         if stand_ins:
-            out["stand_ins"] = {"note": "phrasings graded in place of missing catalogue statements",
-                                "per_module": stand_ins}
+            out["stand_ins"] = {"note": f"misconceptions without statements are represented by their "
+                                        f"{self.stand_ins or 'phrasings'}", "per_module": stand_ins}
         return out
 
 
@@ -116,7 +121,7 @@ def _mean(xs: Sequence[float]) -> float | None:
     return round(sum(xs) / len(xs), 4) if xs else None
 
 
-def probe_cases(bank: Bank, module: str | None = None, *, stand_ins: bool = False) -> list[Case]:
+def probe_cases(bank: Bank, module: str | None = None, *, stand_ins: StandIns = None) -> list[Case]:
     """Every case the probe grades, in a stable order (module, item, variant; then criterion, misconception)."""
     cases: list[Case] = []
     shorts = sorted((i for i in bank.items.values() if isinstance(i, ShortItem) and i.status == Status.PUBLISHED
@@ -135,14 +140,15 @@ def probe_cases(bank: Bank, module: str | None = None, *, stand_ins: bool = Fals
                 if mis is None:
                     continue
                 texts, stand_in = mis.statements, False
-                if not texts and stand_ins:
-                    texts, stand_in = mis.phrasings, True
+                if not texts and stand_ins is not None:
+                    texts = mis.phrasings if stand_ins == "phrasings" else (mis.statement,)
+                    stand_in = True
                 cases += [Case("statement", item.module or "", item.id, first.key, t, rubric, c.id, mid, stand_in)
                           for t in texts]
     return cases
 
 
-def run_probe(bank: Bank, grader: Grader, module: str | None = None, *, stand_ins: bool = False) -> ProbeResult:
+def run_probe(bank: Bank, grader: Grader, module: str | None = None, *, stand_ins: StandIns = None) -> ProbeResult:
     cases = probe_cases(bank, module, stand_ins=stand_ins)
     targets: dict[str, GradingTarget] = {}
     for item in {c.item for c in cases}:
@@ -154,7 +160,7 @@ def run_probe(bank: Bank, grader: Grader, module: str | None = None, *, stand_in
     scores: list[Score] = []
     for start in range(0, len(rows), BATCH):
         scores += grader.grade_many(rows[start:start + BATCH])
-    result = ProbeResult(modules=sorted({c.module for c in cases}))
+    result = ProbeResult(modules=sorted({c.module for c in cases}), stand_ins=stand_ins)
     for case, raw in zip(cases, scores, strict=True):
         score = screen_offline(raw, case.text)  # as the app shows it with the judge off
         if case.kind == "model_answer":
@@ -181,7 +187,7 @@ def table(result: ProbeResult) -> str:
                      f"{num(m['model_answer_mean']):>5}   {m['misconception_statements']:>5} "
                      f"{pct(m['misconceptions_contradicted']):>6} {num(m['misconception_mean']):>5}")
     if "stand_ins" in summary:
-        lines.append(f"stand-ins (phrasings for missing statements): {summary['stand_ins']['per_module']}")
+        lines.append(f"stand-ins ({summary['stand_ins']['note']}): {summary['stand_ins']['per_module']}")
     return "\n".join(lines)
 
 
@@ -193,7 +199,7 @@ def details(result: ProbeResult) -> str:
         if c.kind == "model_answer":
             lines.append(f"model answer {c.variant}: {o.score:.2f} < strong {strong(c.rubric)}")
         else:
-            tag = " (phrasing stand-in)" if c.stand_in else ""
+            tag = f" ({result.stand_ins} stand-in)" if c.stand_in else ""
             lines.append(f"{c.item} / {c.criterion} / {c.misconception}{tag}: {c.text!r} -> {o.verdict}, "
                          f"{o.score:.2f} (needs contradicted and < {partial(c.rubric)})")
     return "\n".join(lines)

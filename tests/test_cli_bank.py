@@ -47,3 +47,30 @@ def test_bank_stats_on_a_broken_tree_is_a_clear_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["bank", "stats", "--json", "--root", str(tmp_path)])
     assert result.exit_code == 1
     assert "demo-q1" in result.output
+
+
+def test_bank_probe_rejects_bad_arguments_before_loading_the_model() -> None:
+    result = runner.invoke(app, ["bank", "probe", "--stand-ins", "guesses", "--root", str(ROOT)])
+    assert result.exit_code == 2 and "'phrasings' or 'statement'" in result.output
+    result = runner.invoke(app, ["bank", "probe", "--module", "no-such-module", "--root", str(ROOT)])
+    assert result.exit_code == 2 and "unknown module 'no-such-module'" in result.output
+
+
+def test_bank_probe_json_contract(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The JSON shape, with the model swapped for a scripted grader (the real one runs in tests/evals)."""
+    import coach.grading.offline.grader as grader_module
+    import coach.providers.registry as registry
+    from tests.evals.test_bank_probe import CONTRACT, ScriptedGrader
+
+    monkeypatch.setattr(registry, "default_embedder", lambda: None)
+    monkeypatch.setattr(grader_module, "EmbeddingGrader", lambda *a, **k: ScriptedGrader())
+    result = runner.invoke(app, ["bank", "probe", "--json", "--module", "model-parallelism", "--root", str(ROOT),
+                                 "--stand-ins", "statement", "--details"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    (module,) = out["modules"]
+    assert set(module) == CONTRACT and module["id"] == "model-parallelism"
+    assert module["model_answers"] > 0 and module["model_answers_strong"] == 1.0  # scripted: models pass
+    assert {f["kind"] for f in out["failing"]} <= {"statement"}
+    table = runner.invoke(app, ["bank", "probe", "--module", "model-parallelism", "--root", str(ROOT)])
+    assert table.exit_code == 0 and table.output.splitlines()[0].split()[:3] == ["module", "models", "strong"]

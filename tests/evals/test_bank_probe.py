@@ -29,6 +29,7 @@ def probed(bank: Bank, grader) -> ProbeResult:  # type: ignore[no-untyped-def]
 
 def test_every_model_answer_scores_strong(probed: ProbeResult) -> None:
     weak = [f"{o.case.variant}: {o.score:.3f} < strong {strong(o.case.rubric)}"
+            + (f" (flags: {', '.join(o.flags)})" if o.flags else "")
             for o in probed.outcomes if o.case.kind == "model_answer" and not o.passed]
     assert weak == [], f"{len(weak)} model answer(s) below 'strong':\n" + "\n".join(weak)
 

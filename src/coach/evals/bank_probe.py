@@ -59,12 +59,14 @@ class Outcome:
     score: float
     verdict: str | None  # statements: the verdict on their criterion
     passed: bool
+    flags: tuple[str, ...] = ()  # the score's flags (a guard that capped it says why)
 
     def detail(self) -> dict[str, Any]:
         c = self.case
         return {"kind": c.kind, "module": c.module, "item": c.item, "variant": c.variant,
                 "criterion": c.criterion, "misconception": c.misconception, "statement": c.text,
                 "stand_in": c.stand_in, "verdict": self.verdict, "score": round(self.score, 4),
+                "flags": list(self.flags),
                 "needs": (f"score >= {strong(c.rubric)}" if c.kind == "model_answer" else
                           f"{c.criterion} contradicted and score < {partial(c.rubric)}")}
 
@@ -164,11 +166,13 @@ def run_probe(bank: Bank, grader: Grader, module: str | None = None, *, stand_in
     for case, raw in zip(cases, scores, strict=True):
         score = screen_offline(raw, case.text)  # as the app shows it with the judge off
         if case.kind == "model_answer":
-            result.outcomes.append(Outcome(case, score.value, None, score.value >= strong(case.rubric)))
+            result.outcomes.append(Outcome(case, score.value, None, score.value >= strong(case.rubric),
+                                           tuple(map(str, score.flags))))
             continue
         verdict = next((r.verdict for r in score.criteria if r.criterion_id == case.criterion), None)
         passed = verdict == Verdict.CONTRADICTED and score.value < partial(case.rubric)
-        result.outcomes.append(Outcome(case, score.value, str(verdict) if verdict else None, passed))
+        result.outcomes.append(Outcome(case, score.value, str(verdict) if verdict else None, passed,
+                                       tuple(map(str, score.flags))))
     return result
 
 
@@ -197,7 +201,8 @@ def details(result: ProbeResult) -> str:
     for o in result.failing():
         c = o.case
         if c.kind == "model_answer":
-            lines.append(f"model answer {c.variant}: {o.score:.2f} < strong {strong(c.rubric)}")
+            flags = f" (flags: {', '.join(o.flags)})" if o.flags else ""
+            lines.append(f"model answer {c.variant}: {o.score:.2f} < strong {strong(c.rubric)}{flags}")
         else:
             tag = f" ({result.stand_ins} stand-in)" if c.stand_in else ""
             lines.append(f"{c.item} / {c.criterion} / {c.misconception}{tag}: {c.text!r} -> {o.verdict}, "

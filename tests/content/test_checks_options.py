@@ -65,3 +65,11 @@ def test_the_gap_is_checked_in_every_variant() -> None:
     )
     msgs = check_option_numbers(item)  # p=2: 1.00 against 1.60, far; p=8: 1.75, within 9.4%
     assert len(msgs) == 1 and msgs[0].startswith("variant {'p': 8}") and "within 9.4%" in msgs[0]
+
+
+def test_under_roughly_a_distractor_is_compared_even_beside_options_with_several_numbers() -> None:
+    item = _item("Roughly how many times more prefill does random routing compute?", (
+        "About 29.0×, since most turns land away from their history", "About 33.0×, since every turn re-prefills",
+        "About 5.0×, since a turn misses one time in 8", "About 1.0×, since every replica keeps a cache"))
+    msgs = check_option_numbers(item)
+    assert len(msgs) == 1 and "distractor 2 ('33.0×')" in msgs[0] and "within 13.8%" in msgs[0]

@@ -1,14 +1,16 @@
 """MCQ options must be told apart by their numbers (issue 16), in every variant.
 
-The rules apply to numeric MCQs: in a variant where every option's rendered text holds exactly one number
-(product names such as H100 or 70B, and formulas in backticks, are not numbers: `content/numbers.py`), that
-number is the option's answer. Its unit is read with `coach.units`, so "1,024 KiB" and "1 MiB" are the same
-number. Items whose options hold several numbers, or none, are left out: there the number is context, and
+An option "states a number" when its rendered text holds exactly one number (product names such as H100 or
+70B, and formulas in backticks, are not numbers: `content/numbers.py`); in a numeric MCQ (in a variant, every
+option states a number) that number is the option's answer. Its unit is read with `coach.units`, so
+"1,024 KiB" and "1 MiB" are the same number. Items whose options hold several numbers, or none, are left out
+of the same-number rule: there the number is context, and
 options are told apart by what they claim ("It owns 8,192 tokens and receives nothing" / "… one merged K/V
 tensor"), or hold the same numbers for different things ("TP8 0.43 M, DP8 3.42 M" against the swap).
-- No two options may state the same number.
-- Under "roughly", "about", "approximately", "~" or "≈" in the stem or the key, each distractor's number must
-  differ from the key's by at least 15% of the key, or the options are told apart only by their wording.
+- No two options of a numeric MCQ may state the same number.
+- Under "roughly", "about", "approximately", "around", "~" or "≈" in the stem or the key, the question is
+  numeric whatever its other options hold: each distractor stating one number must differ from the key's one
+  number by at least 15% of the key (an equal one too), or the options are told apart only by their wording.
 """
 
 from __future__ import annotations
@@ -70,25 +72,27 @@ def check_option_numbers(item: McqItem) -> list[str]:
 def _check_rendered(rendered: RenderedItem) -> list[str]:
     msgs: list[str] = []
     singles = [_single(o.text) for o in rendered.options]
-    if any(s is None for s in singles):
-        return msgs  # not a numeric MCQ (see the module docstring)
-    for i in range(len(singles)):
-        for j in range(i + 1, len(singles)):
-            a, b = singles[i], singles[j]
-            if a is not None and b is not None and a[0][1] == b[0][1] and _same(a[0][0], b[0][0]):
-                msgs.append(f"options {i + 1} ({a[1]!r}) and {j + 1} ({b[1]!r}) state the same number: change "
-                            "one distractor's formula or value so every option is a different answer")
+    numeric = all(s is not None for s in singles)  # a numeric MCQ (see the module docstring)
+    if numeric:
+        for i in range(len(singles)):
+            for j in range(i + 1, len(singles)):
+                a, b = singles[i], singles[j]
+                if a is not None and b is not None and a[0][1] == b[0][1] and _same(a[0][0], b[0][0]):
+                    msgs.append(f"options {i + 1} ({a[1]!r}) and {j + 1} ({b[1]!r}) state the same number: "
+                                "change one distractor's formula or value so every option is a different answer")
     key = rendered.key_index
-    if key is None or singles[key] is None:
+    if key is None or not (APPROXIMATE.search(rendered.stem) or APPROXIMATE.search(rendered.options[key].text)):
         return msgs
-    if not (APPROXIMATE.search(rendered.stem) or APPROXIMATE.search(rendered.options[key].text)):
+    key_number = singles[key]
+    if key_number is None:
         return msgs
-    (k_value, k_dims), k_text = singles[key]  # type: ignore[misc]
+    # under "roughly" the question is numeric: every distractor stating one number is compared with the key
+    (k_value, k_dims), k_text = key_number
     for i, s in enumerate(singles):
         if i == key or s is None or s[0][1] != k_dims or k_value == 0:
             continue
         gap = abs(s[0][0] - k_value) / abs(k_value)
-        if gap < MIN_APPROX_GAP and not _same(s[0][0], k_value):
+        if gap < MIN_APPROX_GAP and not (numeric and _same(s[0][0], k_value)):  # equal: reported above
             msgs.append(f"under 'roughly/about', distractor {i + 1} ({s[1]!r}) is within {gap:.1%} of the key "
                         f"({k_text!r}); it must differ by at least {MIN_APPROX_GAP:.0%}: move the distractor, "
                         "drop this variant, or ask for the exact figure")

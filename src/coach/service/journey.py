@@ -101,6 +101,11 @@ class Journey:
         """The authoring studio's review log (`record_decision(...)`, `list_decisions(item_id=None)`)."""
         return DecisionStore(self.db)
 
+    def use_bank(self, bank: Bank) -> None:
+        """The content changed (an author published or stamped an item): new attempts and grades use this bank;
+        an attempt in progress keeps the items it was given. The grader and the database stay as they are."""
+        self.bank = bank
+
     def responses(self, module: str | None = None) -> StoreResponseSource:
         """Every candidate's graded answers, for the item analysis (`responses(item_id=None)`)."""
         return StoreResponseSource(self.db, module)

@@ -46,6 +46,7 @@ def llm_configured() -> bool:
 
 
 def refresh_bank() -> None:
-    """Content files changed: reload the bank, and the journey that holds it, so candidates see the change."""
+    """Content files changed: reload the bank, and hand it to the journey, so candidates see the change at once
+    (the journey keeps its loaded grader and its database)."""
     services.bank.clear()
-    services.journey.clear()
+    services.journey().use_bank(services.bank())

@@ -49,8 +49,9 @@ def render_page() -> None:
     bank = common.bank()
     review = _under_review(bank)
     pages = sorted(bank.concepts, key=lambda p: (p not in review, bank.concepts[p].module, p))
+    wanted = st.query_params.get("concept")  # a link may name the page (?concept=<id>)
     page_id = st.selectbox(
-        "Concept page", pages, key="author-gen-page",
+        "Concept page", pages, key="author-gen-page", index=pages.index(wanted) if wanted in pages else 0,
         format_func=lambda p: f"{'🔎 under review · ' if p in review else ''}{bank.concepts[p].title} ({p})")
     if page_id is None:
         return

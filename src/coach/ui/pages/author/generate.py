@@ -52,7 +52,7 @@ def render_page() -> None:
     wanted = st.query_params.get("concept")  # a link may name the page (?concept=<id>)
     page_id = st.selectbox(
         "Concept page", pages, key="author-gen-page", index=pages.index(wanted) if wanted in pages else 0,
-        format_func=lambda p: f"{'🔎 under review · ' if p in review else ''}{bank.concepts[p].title} ({p})")
+        format_func=lambda p: f"{'under review · ' if p in review else ''}{bank.concepts[p].title} ({p})")
     if page_id is None:
         return
     page = bank.concepts[page_id]

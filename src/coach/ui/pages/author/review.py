@@ -37,14 +37,14 @@ def _show_flash() -> None:
 
 
 def _label(e: QueueEntry) -> str:
-    return f"{'📝 draft' if e.kind == 'draft' else '📄 page changed: review'} · {e.item_id} ({e.status})"
+    return f"{'draft' if e.kind == 'draft' else 'page changed: review'} · {e.item_id} ({e.status})"
 
 
 def _preview(item: Item) -> None:
     shown = render(item)
     st.markdown(f"**Stem.** {shown.stem}")
     for o in shown.options:
-        st.markdown(f"- {'✅ ' if o.correct else ''}{o.text}")
+        st.markdown(f"- {'**(key)** ' if o.correct else ''}{o.text}")
     if isinstance(item, ShortItem):
         st.markdown(f"**Model answer.** {shown.model_answer}")
     st.caption(f"Explanation: {shown.explanation}")

@@ -172,3 +172,62 @@ def test_reject_needs_a_reason_then_removes_the_draft_and_logs_it(content: Path,
     from coach.ui import services
 
     assert draft_id not in services.bank().items
+
+
+# -- generate, analysis, export -----------------------------------------------------------------------------
+def test_generate_ranks_new_distractors_and_writes_a_draft_into_the_queue(content: Path) -> None:
+    at = AppTest.from_file(SCRIPT, default_timeout=300)
+    at.query_params["p"] = "author-generate"
+    at.query_params["concept"] = PAGE
+    at.session_state["author-token"] = TOKEN
+    at = at.run()
+    assert not at.exception
+    assert at.selectbox(key="author-gen-page").value == PAGE
+    at = button(at, "Generate distractors").click().run()
+    assert not at.exception
+    assert "Ran the offline generator" in texts(at)
+    table = at.dataframe[0].value
+    assert list(table.columns)[:6] == ["rank", "distractor", "misconception", "why wrong", "plausibility", "source"]
+    assert len(table) >= 3 and list(table["plausibility"]) == sorted(table["plausibility"], reverse=True)
+    assert table["ranked by"].str.contains("source").all()
+    at = button(at, "Generate draft").click().run()
+    assert not at.exception
+    drafts = list((content / "questions" / "model-parallelism" / "drafts").glob("*.yaml"))
+    assert len(drafts) == 1 and "status: draft" in drafts[0].read_text()
+    assert "It waits in the review queue" in texts(at)
+    from coach.ui import services
+
+    assert services.bank().items[drafts[0].stem].status == Status.DRAFT  # the queue sees it without a restart
+
+
+def test_item_analysis_says_when_there_are_no_attempts_then_shows_stored_ones(content: Path) -> None:
+    at = open_author("author-analysis")
+    assert not at.exception
+    assert "No graded attempts yet" in texts(at)
+    from coach.service.identity import new_local_key
+    from coach.ui import services
+
+    journey = services.journey()
+    for n in range(3):
+        who = journey.local_candidate(new_local_key())  # three candidates
+        attempt = journey.start_practice(who, "model-parallelism", count=2, seed=n)
+        while attempt.state.value == "in_progress":
+            item = attempt.items[attempt.position]
+            attempt = (journey.record_answer(who, attempt.id, choice=n % 4, advance=True) if item.type == "mcq"
+                       else journey.record_answer(who, attempt.id, text="Stages run one after another.",
+                                                  advance=True))
+        journey.submit_and_grade(who, attempt.id)
+    at = open_author("author-analysis")
+    assert not at.exception
+    frame = at.dataframe[0].value
+    assert frame["responses"].sum() == 6
+    assert frame["flags"].str.contains("too few responses to say").all()
+    assert at.get("plotly_chart")  # the option (or criterion) rates of the chosen item
+
+
+def test_export_offers_both_formats_and_a_bad_csv_names_its_lines(content: Path) -> None:
+    at = open_author("author-export")
+    assert not at.exception
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["Download Moodle XML", "Download GIFT"]
+    assert any(u.proto.label == "CSV file" for u in at.get("file_uploader"))  # AppTest cannot upload a file

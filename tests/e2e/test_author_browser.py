@@ -56,7 +56,10 @@ def test_an_author_drafts_from_a_page_and_approves_it_in_the_browser(studio: tup
     page.get_by_label("Author token").fill(TOKEN)
     page.get_by_label("Your name (for the review log)").fill("Browser author")
     page.locator("button:has-text('Enter the studio')").click()
-    _wait_for_any(page, ["button:has-text('Generate draft')"], timeout_s=180)
+    _wait_for_any(page, ["button:has-text('Generate distractors')"], timeout_s=180)
+    page.locator("button:has-text('Generate distractors')").click()
+    _wait_for_any(page, ["text=Ran the offline generator"], timeout_s=300)
+    page.screenshot(path=str(state / "author-distractors.png"), full_page=True)
     page.locator("button:has-text('Generate draft')").click()
     _wait_for_any(page, ["text=It waits in the review queue"], timeout_s=300)
     page.screenshot(path=str(state / "author-generated.png"), full_page=True)
@@ -80,4 +83,33 @@ def test_an_author_drafts_from_a_page_and_approves_it_in_the_browser(studio: tup
     bank = load_bank(content)
     assert bank.items[item_id].status == Status.PUBLISHED
     assert item_id in {i.id for i in bank.published(MODULE)}
+    page.close()
+
+
+CSV = (
+    "id,module,concept,difficulty,dimensions,stem,key,distractor1,distractor2,distractor3,explanation\n"
+    "mp-csv-one,model-parallelism,no-such-page,medium,conceptual,Which?,A,B,C,D,Because.\n"
+    "mp-csv-two,model-parallelism,tp-column-row-splits,impossible,conceptual,Which?,A,B,C,D,Because.\n"
+)
+
+
+def test_a_bad_csv_upload_names_its_lines_and_writes_nothing(studio: tuple[str, Path, Path], browser: Any,
+                                                             tmp_path: Path) -> None:
+    url, content, state = studio
+    upload = tmp_path / "items.csv"
+    upload.write_text(CSV)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{url}/author-export")
+    _wait_for_any(page, ["text=Author token"])
+    page.get_by_label("Author token").fill(TOKEN)
+    page.locator("button:has-text('Enter the studio')").click()
+    _wait_for_any(page, ["text=Download Moodle XML"], timeout_s=180)
+    page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(upload))
+    _wait_for_any(page, ["button:has-text('Import as drafts')"], timeout_s=60)
+    page.locator("button:has-text('Import as drafts')").click()
+    _wait_for_any(page, ["text=nothing imported"], timeout_s=60)
+    assert page.locator("text=line 2: unknown concept page 'no-such-page'").count()
+    assert page.locator("text=line 3").count()
+    page.screenshot(path=str(state / "author-export.png"), full_page=True)
+    assert not list(content.glob("questions/*/drafts/mp-csv-*.yaml"))
     page.close()

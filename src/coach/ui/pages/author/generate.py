@@ -93,12 +93,14 @@ def _show_suggestions(found: Suggestions, ran_llm: bool, n: int) -> None:
     best = found.best(n)
     if not best:
         st.error("No valid candidate: see the rejected ones below.")
-    else:
-        st.dataframe(pd.DataFrame([{
-            "rank": k, "distractor": a.candidate.text, "misconception": a.candidate.misconception or "-",
-            "why wrong": a.candidate.why_wrong, "plausibility": round(a.plausibility, 3),
-            "source": a.candidate.source.value, "ranked by": a.explain()} for k, a in enumerate(best, 1)]),
-            hide_index=True, use_container_width=True)
+    for k, a in enumerate(best, 1):
+        c = a.candidate
+        with st.container(border=True):
+            st.markdown(f"**{k}. {c.text}**")
+            st.caption(f"plausibility {a.plausibility:.2f} · source {c.source.value} · "
+                       f"misconception {c.misconception or '(none named)'}")
+            st.markdown(f"Why wrong: {c.why_wrong}")
+            st.caption(f"Ranked by: {a.explain()}")
     with st.expander(f"Rejected candidates ({len(found.rejected)})"):
         st.dataframe(pd.DataFrame([{"candidate": a.candidate.text, "source": a.candidate.source.value,
                                     "why rejected": "; ".join(a.reasons)} for a in found.rejected]),

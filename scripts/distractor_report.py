@@ -11,7 +11,7 @@ import statistics
 import time
 from pathlib import Path
 
-from coach.authoring.distractors import suggest_distractors
+from coach.authoring.distractors import prime_embeddings, suggest_distractors
 from coach.config import get_settings
 from coach.content.loader import load_bank
 from coach.content.schema import McqItem
@@ -27,7 +27,9 @@ def main() -> None:
     embedder = default_embedder()
     start = time.perf_counter()
     report: dict[str, list[dict[str, object]]] = {}
-    for item in (i for i in bank.items.values() if isinstance(i, McqItem)):
+    mcqs = [i for i in bank.items.values() if isinstance(i, McqItem)]
+    print(f"embedded {prime_embeddings(bank, [i.id for i in mcqs], embedder)} texts in one batch")
+    for item in mcqs:
         found = suggest_distractors(bank, item.id, embedder, n=args.n)
         report[item.id] = [a.public() for a in found.best(args.n)]
     counts = [len(v) for v in report.values()]

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from coach.authoring.candidates import Candidate, Source
-from coach.authoring.distractors import assess_candidates, suggest_distractors
+from coach.authoring.distractors import assess_candidates, prime_embeddings, suggest_distractors
 from coach.authoring.swaps import swaps
 from coach.authoring.validate import same_text
 from coach.cli import app
@@ -91,8 +91,10 @@ def test_ranking_is_explained(bank: Bank, embedder) -> None:  # type: ignore[no-
 @pytest.mark.timeout(1800)
 def test_every_mcq_gets_three_valid_offline_candidates(bank: Bank, embedder) -> None:  # type: ignore[no-untyped-def]
     """The done-when figure: >= 3 valid candidates per MCQ, none the key or an existing option."""
+    mcqs = [i for i in bank.items.values() if isinstance(i, McqItem)]
+    assert prime_embeddings(bank, [i.id for i in mcqs], embedder) > 0  # one batch: the cost of this test
     counts = {}
-    for item in (i for i in bank.items.values() if isinstance(i, McqItem)):
+    for item in mcqs:
         best = suggest_distractors(bank, item.id, embedder, n=5).best(5)
         options = [o.text for o in render(item).options]
         # same_text: equal but for case and punctuation, except units (42.9 GB/s and 42.9 Gb/s differ 8×)

@@ -38,6 +38,7 @@ def bank_check(
     Items whose concept page changed since they were stamped fail ("needs review"); items never stamped are
     reported after the result line as warnings."""
     from coach.content.checks import check_bank
+    from coach.content.checks_misconceptions import heldout_statements
     from coach.content.checks_pages import unstamped
     from coach.content.loader import load_bank_collecting
 
@@ -45,7 +46,7 @@ def bank_check(
     bank, problems = load_bank_collecting(base)
     sheet = facts_text(facts, base)
     if not problems:
-        problems = check_bank(bank, sheet)
+        problems = check_bank(bank, sheet, heldout=heldout_statements(base))
     for problem in problems:
         typer.echo(str(problem))
     if problems:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import inspect
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from statistics import median
 
 from coach.calc.registry import load_all
 from coach.content.bank import Bank, Problem
+from coach.content.checks_misconceptions import check_rubric_misconceptions, check_statements
+from coach.content.checks_options import check_option_numbers
 from coach.content.checks_pages import check_page_versions
 from coach.content.numbers import NUMBER, bare_numbers, sheet_numbers
 from coach.content.render import RenderedOption, render, variants, wrong_calcs_in
@@ -32,7 +35,10 @@ def _norm(text: str) -> str:
     return re.sub(r"\W+", " ", text.lower()).strip()
 
 
-def check_bank(bank: Bank, facts_text: str | None = None, *, enforce_counts: bool = True) -> list[Problem]:
+def check_bank(bank: Bank, facts_text: str | None = None, *, enforce_counts: bool = True,
+               heldout: Sequence[str] = ()) -> list[Problem]:
+    """Every cross-file rule. `heldout`: the dev set's held-out misconception statements, which catalogue
+    statements must not copy (`checks_misconceptions.heldout_statements`)."""
     problems: list[Problem] = []
     where = bank.sources.get
     sheet = sheet_numbers(facts_text) if facts_text is not None else None
@@ -70,6 +76,8 @@ def check_bank(bank: Bank, facts_text: str | None = None, *, enforce_counts: boo
         if page.module not in bank.modules:
             problems.append(Problem(where("concept" + page.id, "?"), page.id, f"unknown module {page.module!r}"))
     problems += check_page_versions(bank)
+    problems += check_rubric_misconceptions(bank)
+    problems += check_statements(bank, heldout)
     return problems
 
 
@@ -123,6 +131,7 @@ def _check_item(bank: Bank, item: Item, sheet: set[str] | None) -> list[str]:
         if isinstance(item, McqItem):
             msgs += [f"variant {variant}: {m}" if variant else m for m in _check_options(rendered.options)]
     if isinstance(item, McqItem):
+        msgs += check_option_numbers(item)
         for opt in item.options:
             wrong = wrong_calcs_in(opt.text, item)
             if opt.correct and wrong:

@@ -38,6 +38,17 @@ def bare_numbers(text: str) -> list[str]:
     return [normalise(n) for n in NUMBER.findall(text)]
 
 
+def mask_non_numbers(text: str) -> str:
+    """`text` with placeholders, formulas and names blanked out, every other character where it was (so a
+    number's position still points into `text`)."""
+    def blank(match: re.Match[str]) -> str:
+        return " " * len(match.group(0))
+
+    for pattern in (PLACEHOLDER, _CODE, _NAME_TOKENS):
+        text = pattern.sub(blank, text)
+    return text
+
+
 def sheet_numbers(sheet_text: str) -> set[str]:
     found = {normalise(n) for n in NUMBER.findall(sheet_text)}
     # "0.65 ms" also appears as ".65"? no; but "42.9%" and "42.9" are the same number

@@ -90,6 +90,44 @@ def bank_stats(
     typer.echo(f"concepts: {stats['concepts']}")
 
 
+@bank_app.command("probe")
+def bank_probe(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON"),
+    module: str | None = typer.Option(None, "--module", help="Only this module"),
+    show_details: bool = typer.Option(False, "--details", help="List every failing case"),
+    stand_ins: str | None = typer.Option(None, "--stand-ins", help="Where a misconception has no statements yet, "
+                                         "grade its 'phrasings' or its catalogue 'statement' instead (reported)"),
+    root: Path | None = typer.Option(None, help="Content root (default: the project)"),
+) -> None:
+    """The bank's grading figures per module: model answers that score strong, and attached misconception
+    statements marked contradicted on their criterion, with the mean score of each (the offline grader as the
+    app builds it)."""
+    from coach.content.loader import load_bank
+    from coach.evals.bank_probe import StandIns, details, run_probe, table
+    from coach.grading.offline.grader import EmbeddingGrader
+    from coach.providers.registry import default_embedder, default_pair_scorer
+
+    if stand_ins not in (None, "phrasings", "statement"):
+        typer.echo(f"--stand-ins takes 'phrasings' or 'statement', not {stand_ins!r}", err=True)
+        raise typer.Exit(2)
+    bank = load_bank(_root(root))
+    if module is not None and module not in bank.modules:
+        typer.echo(f"unknown module {module!r}; modules: {', '.join(sorted(bank.modules))}", err=True)
+        raise typer.Exit(2)
+    scorer = default_pair_scorer() if get_settings().cross_encoder else None
+    mode: StandIns = "phrasings" if stand_ins == "phrasings" else "statement" if stand_ins == "statement" else None
+    result = run_probe(bank, EmbeddingGrader(default_embedder(), pair_scorer=scorer), module, stand_ins=mode)
+    if as_json:
+        out = result.summary()
+        if show_details:
+            out["failing"] = [o.detail() for o in result.failing()]
+        typer.echo(json.dumps(out, indent=2))
+        return
+    typer.echo(table(result))
+    if show_details:
+        typer.echo(details(result) or "no failing case")
+
+
 @bank_app.command("schema")
 def bank_schema(out: Path = typer.Option(Path("docs/schema"), help="Folder for the JSON Schema files")) -> None:
     """Export JSON Schemas of the content files, for editors that validate YAML as you type."""

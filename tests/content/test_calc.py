@@ -31,6 +31,7 @@ CASES = [
     ("pipeline_bubble", {"p": 4, "m": 16}, 0.158),
     ("pipeline_bubble", {"p": 8, "m": 32}, 0.179),
     ("pipeline_bubble_vs_ideal", {"p": 4, "m": 4}, 0.75),
+    ("pipeline_bubble_spread_over_stages", {"p": 4, "m": 16}, 3 / 76),
     ("moe_dispatch_bytes_per_token", {"model_id": "deepseek-v3", "dtype": "fp8", "scale_group": 128}, 59_136),
     ("moe_combine_bytes_per_token", {"model_id": "deepseek-v3"}, 114_688),
     ("moe_dispatch_bytes_per_token", {"model_id": "mixtral-8x7b"}, 16 * 1024),

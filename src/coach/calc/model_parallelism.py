@@ -147,6 +147,12 @@ def pipeline_bubble_p_fill(p: int, m: int) -> float:
     return p / (m + p - 1)
 
 
+@calculator(wrong_of="pipeline_bubble", misconception="bubble-spread-over-stages")
+def pipeline_bubble_spread_over_stages(p: int, m: int) -> float:
+    """Wrong: (p−1)/(p·(m+p−1)), as if the p − 1 idle slots were shared by all p stages, not idle on each."""
+    return (p - 1) / (p * (m + p - 1))
+
+
 @calculator()
 def pipeline_busy_fraction(p: int, m: int) -> float:
     """Fraction of wall time a stage computes: m/(m+p−1) = 1 − bubble."""

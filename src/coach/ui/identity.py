@@ -68,7 +68,7 @@ def _cookie_key() -> str | None:
         value = st.context.cookies.get(COOKIE)
     except Exception:  # no request context (e.g. bare script runs)
         return None
-    return value if is_local_key(value) else None
+    return value if isinstance(value, str) and is_local_key(value) else None
 
 
 # -- the candidate ----------------------------------------------------------------------------------------

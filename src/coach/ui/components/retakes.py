@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import streamlit as st
 
@@ -28,8 +28,15 @@ def _aware(at: datetime) -> datetime:
 
 
 def clock_text(at: datetime) -> str:
-    """HH:MM UTC (the server cannot know the browser's time zone without JavaScript)."""
-    return _aware(at).astimezone(UTC).strftime("%H:%M UTC")
+    """HH:MM UTC, rounded up to the minute so a candidate who comes back then finds it open (the server
+    cannot know the browser's time zone without JavaScript)."""
+    return _ceil_minute(at).strftime("%H:%M UTC")
+
+
+def _ceil_minute(at: datetime) -> datetime:
+    at = _aware(at).astimezone(UTC)
+    floor = at.replace(second=0, microsecond=0)
+    return floor if floor == at else floor + timedelta(minutes=1)
 
 
 def retakes_message(left: RetakesLeft, now: datetime) -> str:
@@ -39,7 +46,8 @@ def retakes_message(left: RetakesLeft, now: datetime) -> str:
         return f"{left.remaining} of {left.limit} {unit} left in the last {window} for this module."
     assert left.next_open_at is not None
     when = _aware(left.next_open_at)
-    day = "" if when.astimezone(UTC).date() == now.astimezone(UTC).date() else f" on {when.astimezone(UTC):%a %d %b}"
+    opens = _ceil_minute(when)
+    day = "" if opens.date() == _aware(now).astimezone(UTC).date() else f" on {opens:%a %d %b}"
     return (
         f"None left: you have started {left.used} of {left.limit} readiness checks in the last {window}. "
         f"The next opens at {clock_text(when)}{day} (in {wait_text(when, now)}). Practice tests are unlimited."

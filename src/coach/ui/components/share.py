@@ -40,6 +40,14 @@ def share_controls(candidate: Candidate, attempt_id: str) -> None:
         "link, without signing in. It never shows your answers or the questions. You can revoke it at any time."
     )
     j = journey()
+    try:
+        graded = j.result(candidate, attempt_id)  # AttemptNotFound for anyone else's attempt
+    except (AttemptNotFound, StoreUnavailable) as exc:
+        st.error(str(exc))
+        return
+    if graded is None:
+        st.caption("Only a graded result can be shared.")
+        return
     with st.form(f"share-create-{attempt_id}"):
         show_name = st.checkbox(f"Show my name ({candidate.display_name}) on the shared page", value=False)
         create = st.form_submit_button("Create a share link")

@@ -144,7 +144,7 @@ def test_progress_shows_the_attempt_its_trend_and_link_and_hides_other_candidate
     assert not at.exception, at.exception
     shown = texts(at)
     assert f"/results?attempt={strong}" in shown and f"/results?attempt={weak}" in shown
-    assert "Suggested next" in shown and "/module?module=" in shown
+    assert "Suggested next" in shown and "/module?id=" in shown
     charts = at.get("plotly_chart")
     assert len(charts) == 1  # one module with readiness checks: one trend chart
     figure = charts[0].proto.spec

@@ -81,7 +81,7 @@ def _path(progress: JourneyProgress) -> None:
     st.markdown("\n".join(lines))
     if progress.suggested_next:
         title = next(m.title for m in progress.modules if m.module == progress.suggested_next)
-        st.success(f"Suggested next: **{title}** — [open the module](/module?module={progress.suggested_next}) "
+        st.success(f"Suggested next: **{title}** — [open the module](/module?id={progress.suggested_next}) "
                    f"or [take its readiness check](/check?module={progress.suggested_next}).")
     else:
         st.success("Every module on the path is ready.")

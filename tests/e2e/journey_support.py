@@ -31,6 +31,21 @@ def artifact(name: str) -> str:
     return str(ARTIFACTS / name)
 
 
+def screenshot(page: Any, name: str) -> str:
+    """The whole page (Streamlit scrolls inside its main block, so grow the viewport to its height first)."""
+    height = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('[data-testid=stMain], [data-testid=stMainBlockContainer]')]"
+        ".map(e => e.scrollHeight), document.body.scrollHeight)"
+    )
+    size = page.viewport_size or {"width": 1280, "height": 900}
+    page.set_viewport_size({"width": size["width"], "height": min(int(height) + 100, 8000)})
+    page.wait_for_timeout(500)
+    path = artifact(name)
+    page.screenshot(path=path, full_page=True)
+    page.set_viewport_size(size)
+    return path
+
+
 class AppServer:
     """`streamlit run app.py` on a fixed port: `start()`, `kill()` (SIGKILL, no clean-up), `stop()`."""
 

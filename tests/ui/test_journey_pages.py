@@ -171,7 +171,7 @@ def test_profile_shows_evidence_the_concept_link_and_status(journey: Journey, ad
     assert not at.exception, at.exception
     shown = texts(at)
     first = entries[0]
-    assert first.statement in shown and "active" in shown
+    assert first.statement in shown and "Active:" in shown
     assert first.concept is not None and f"/concept?id={first.concept.id}" in shown
     evidence = first.evidence[0]
     assert f"question {evidence.question}" in shown

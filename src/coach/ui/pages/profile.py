@@ -11,8 +11,8 @@ from coach.ui.identity import current_candidate
 from coach.ui.services import journey
 
 STATUS_TEXT = {
-    MisconceptionStatus.ACTIVE: "🔴 active — your latest attempt that tested it still showed it",
-    MisconceptionStatus.FADING: "🟡 fading — a later attempt tested it and you did not show it; once more and it fades",
+    MisconceptionStatus.ACTIVE: "Active: your latest attempt that tested it still showed it",
+    MisconceptionStatus.FADING: "Fading: a later attempt tested it and you did not show it; once more and it fades",
 }
 
 

@@ -52,7 +52,7 @@ def trend_chart(mp: ModuleProgress, threshold: float) -> go.Figure:
 
 
 def _module_section(mp: ModuleProgress, threshold: float) -> None:
-    state = "✅ ready" if mp.ready else ("in progress" if mp.checks or mp.practice else "not started")
+    state = "ready" if mp.ready else ("in progress" if mp.checks or mp.practice else "not started")
     st.markdown(f"### {mp.title} — {state}")
     c1, c2, c3 = st.columns(3)
     c1.metric("Latest check", _pct(mp.latest.overall if mp.latest else None),
@@ -76,8 +76,9 @@ def _path(progress: JourneyProgress) -> None:
     st.caption(f"A module is **ready** once one of its readiness checks reaches {progress.threshold:.0%}.")
     lines = []
     for mp in progress.modules:
-        mark = "✅" if mp.ready else ("▶" if mp.module == progress.suggested_next else "·")
-        lines.append(f"- {mark} {mp.title}" + (" — **ready**" if mp.ready else ""))
+        nxt = mp.module == progress.suggested_next
+        mark = "**ready**" if mp.ready else ("suggested next" if nxt else "not ready yet")
+        lines.append(f"- {mp.title} — {mark}")
     st.markdown("\n".join(lines))
     if progress.suggested_next:
         title = next(m.title for m in progress.modules if m.module == progress.suggested_next)

@@ -125,18 +125,24 @@ def test_closing_the_browser_keeps_the_attempt_in_my_progress(playwright: Any, s
         text = main_text(page)
         assert journey.bank.modules[MODULE].title in text
         assert page.locator(f"a[href*='attempt={ada_sat_a_check.attempt_id}']").count() >= 1
-        assert page.locator("[data-testid='stPlotlyChart']").count() >= 1  # the dimension trend
+        wait_for_any(page, ["[data-testid='stPlotlyChart'] .main-svg"])  # the dimension trend, drawn
         assert NAME in str(page.locator("[data-testid='stSidebar']").inner_text())
         screenshot(page, "progress.png")
     finally:
         browser.close()
 
 
-def _share_link(page: Any) -> str:
+def _share_link(page: Any, previous: str | None = None) -> str:
+    """Click 'Create a share link' and read the new link from the code box it shows first."""
     page.locator("button:has-text('Create a share link')").click()
-    wait_for_any(page, ["[data-testid='stCode']:has-text('?result=')"])
-    code = page.locator("[data-testid='stCode']:has-text('?result=')").first.inner_text()
-    return str(code.strip().splitlines()[0].strip())
+    code = "[data-testid='stCode']:has-text('?result=')"
+    for _ in range(240):
+        wait_for_any(page, [code])
+        link = str(page.locator(code).first.inner_text().strip().splitlines()[0].strip())
+        if link != previous:
+            return link
+        page.wait_for_timeout(250)
+    raise AssertionError("no new share link appeared")
 
 
 def _forbidden(journey: Journey, who: Candidate, attempt_id: str) -> list[str]:
@@ -163,7 +169,7 @@ def test_a_share_link_opens_in_a_fresh_context_without_the_answers_or_the_name(
         anonymous = _share_link(page)
         assert "?result=" in anonymous and anonymous.startswith("http")
         page.get_by_text("Show my name").click()
-        named = _share_link(page)
+        named = _share_link(page, previous=anonymous)
         assert named != anonymous
         result = journey.result(sat.candidate, sat.attempt_id)
         assert result is not None
@@ -173,13 +179,14 @@ def test_a_share_link_opens_in_a_fresh_context_without_the_answers_or_the_name(
         shared = fresh.new_page()
         shared.goto(anonymous)
         wait_for_any(shared, ["text=readiness result"])
+        wait_for_any(shared, ["[data-testid='stMetric']"])
         settle(shared)
+        screenshot(shared, "shared.png")
         source = shared.content()
         assert f"{result.card.overall:.0%}" in main_text(shared) and result.card.band in main_text(shared)
         assert NAME not in source and "Your display name" not in source
         leaked = [t for t in forbidden if t in source]
         assert not leaked, f"the shared page holds answer or question text: {leaked[:3]}"
-        screenshot(shared, "shared.png")
 
         shared.goto(named)
         wait_for_any(shared, [f"text={NAME}'s readiness result"])

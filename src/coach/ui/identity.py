@@ -139,10 +139,28 @@ def _name_form() -> Candidate | None:
 
 
 # -- sidebar ----------------------------------------------------------------------------------------------
+def _known_candidate() -> Candidate | None:
+    """The candidate this session already names (cached, the cookie's or the signed-in one), rendering nothing."""
+    cached = st.session_state.get(_CANDIDATE)
+    if isinstance(cached, Candidate):
+        return cached
+    try:
+        if oidc_configured():
+            return _oidc_candidate() if st.user.is_logged_in else None
+        key = st.session_state.get(_KEY) or _cookie_key()
+        if key is None:
+            return None
+        found = st.session_state[_CANDIDATE] = journey().local_candidate(key)
+        st.session_state[_KEY] = key
+        return found
+    except StoreUnavailable:
+        return None  # the page itself says the database is down
+
+
 def identity_sidebar() -> None:
     """Who is signed in, the local-mode notice, rename, and sign out / forget this browser."""
-    candidate = st.session_state.get(_CANDIDATE)
-    if not isinstance(candidate, Candidate):
+    candidate = _known_candidate()
+    if candidate is None:
         return
     with st.sidebar:
         local = candidate.mode == "local"

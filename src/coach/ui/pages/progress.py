@@ -44,8 +44,8 @@ def trend_chart(mp: ModuleProgress, threshold: float) -> go.Figure:
                   annotation_text=f"ready at {threshold:.0%}", annotation_position="top left")
     fig.update_layout(
         height=380, margin={"l": 50, "r": 20, "t": 30, "b": 40}, font={"size": 14},
-        yaxis={"range": [0, 105], "ticksuffix": "%", "title": "score"},
-        xaxis={"type": "category", "title": "readiness check"},
+        yaxis={"range": [0, 105], "ticksuffix": "%", "title": "score", "tickfont": {"size": 13}},
+        xaxis={"type": "category", "title": "readiness check", "tickfont": {"size": 13}},
         legend={"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0},
     )
     return fig
@@ -67,6 +67,9 @@ def _module_section(mp: ModuleProgress, threshold: float) -> None:
                     f"([see the result](/results?attempt={mp.best.attempt_id}))")
     if mp.overall_series:
         st.plotly_chart(trend_chart(mp, threshold), width="stretch", key=f"trend-{mp.module}")
+        last = {d: pts[-1].value for d, pts in mp.series.items() if pts}
+        if last:
+            st.caption("Latest check by dimension: " + " · ".join(f"{d.label} {v:.0%}" for d, v in last.items()))
     elif mp.practice:
         st.caption("Only practice tests so far; the trend shows readiness checks.")
 

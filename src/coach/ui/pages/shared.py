@@ -21,11 +21,12 @@ def dimension_chart(shared: SharedResult) -> go.Figure:
     fig = go.Figure(go.Bar(
         x=[round(100 * v) if v is not None else 0 for _, v in dims], y=[label for label, _ in dims],
         orientation="h", text=["not measured" if v is None else f"{v:.0%}" for _, v in dims],
-        textposition="auto", hovertemplate="%{y}: %{x}%<extra></extra>",
+        textposition="outside", cliponaxis=False, hovertemplate="%{y}: %{x}%<extra></extra>",
     ))
     fig.update_layout(
-        height=300, margin={"l": 20, "r": 20, "t": 20, "b": 40}, font={"size": 14},
-        xaxis={"range": [0, 100], "ticksuffix": "%"}, yaxis={"autorange": "reversed", "automargin": True},
+        height=300, margin={"l": 20, "r": 60, "t": 20, "b": 40}, font={"size": 14},
+        xaxis={"range": [0, 100], "ticksuffix": "%", "tickfont": {"size": 13}},
+        yaxis={"autorange": "reversed", "automargin": True, "tickfont": {"size": 14}},
     )
     return fig
 
@@ -47,4 +48,6 @@ def render(token: str) -> None:
     c1.metric("Overall", f"{shared.overall:.0%}")
     c2.metric("Band", shared.band)
     st.plotly_chart(dimension_chart(shared), width="stretch", key="shared-dimensions")
+    st.markdown("\n".join(f"- **{d.label}**: {'not measured' if v is None else f'{v:.0%}'}"
+                          for d, v in shared.dimensions.items()))
     st.caption("Shared by its owner from the interview readiness coach. Answers and questions are never shown here.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -96,6 +97,37 @@ def test_the_same_browser_key_is_the_same_candidate_rename_and_forget(journey: J
     assert "CANDIDATE" not in texts(at) and "Local mode" in texts(at)
 
 
+AUTH = {"client_id": "coach", "client_secret": "s", "server_metadata_url": "https://id.example/.well-known/x",
+        "redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "c"}
+
+
+def test_oidc_signed_out_shows_sign_in_and_no_local_form(journey: Journey) -> None:
+    at = AppTest.from_string(IDENTITY, default_timeout=120)
+    at.secrets["auth"] = AUTH
+    at.user = {"is_logged_in": False}
+    at = at.run()
+    assert not at.exception, at.exception
+    assert [b.label for b in at.button] == ["Sign in"]
+    assert "Local mode" not in texts(at) and "CANDIDATE" not in texts(at)
+
+
+def test_oidc_signed_in_is_the_issuer_and_subject_and_can_sign_out(journey: Journey) -> None:
+    at = AppTest.from_string(IDENTITY, default_timeout=120)
+    at.secrets["auth"] = AUTH
+    at.user = {"is_logged_in": True, "sub": "user-42", "iss": "https://id.example", "name": "Grace Hopper",
+               "email": "grace@example.com"}
+    at = at.run()
+    assert not at.exception, at.exception
+    who = journey.oidc_candidate("user-42", issuer="https://id.example")
+    assert f"CANDIDATE {who.id} Grace Hopper" in texts(at)
+    sidebar = "\n".join(m.value for m in at.sidebar.markdown)
+    assert "Grace Hopper" in sidebar and "local mode" not in sidebar
+    other_issuer = journey.oidc_candidate("user-42", issuer="https://other.example")
+    assert other_issuer.id != who.id  # the subject is unique only within its issuer
+    at = next(b for b in at.sidebar.button if b.label == "Sign out").click().run()
+    assert "CANDIDATE" not in texts(at) and [b.label for b in at.button] == ["Sign in"]
+
+
 def test_retake_message_counts_and_names_the_time_the_next_opens() -> None:
     now = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
     some = RetakesLeft(module=MODULE, limit=3, used=1, remaining=2, next_open_at=None, window_hours=24)
@@ -111,6 +143,15 @@ def test_retake_message_counts_and_names_the_time_the_next_opens() -> None:
     assert "06:00 UTC on Sat 02 May" in retakes_message(tomorrow, now)
 
 
+def test_retake_time_is_in_the_browsers_zone_when_known() -> None:
+    now = datetime(2026, 5, 1, 21, 0, tzinfo=UTC)
+    opens = now + timedelta(hours=2, minutes=30)  # 23:30 UTC is 01:30 the next day in Berlin (CEST)
+    none = RetakesLeft(module=MODULE, limit=3, used=3, remaining=0, next_open_at=opens, window_hours=24)
+    text = retakes_message(none, now, ZoneInfo("Europe/Berlin"))
+    assert "opens at 01:30 (Europe/Berlin, 23:30 UTC) on Sat 02 May (in 2 h 30 min)" in text
+    assert clock_text(opens, ZoneInfo("Etc/UTC")) == "23:30 UTC"
+
+
 RETAKES = """
 import streamlit as st
 from coach.ui.identity import current_candidate
@@ -124,10 +165,14 @@ def test_the_retakes_notice_refuses_after_three_starts(journey: Journey, ada: Ca
     assert "OPEN True" in texts(at) and "3 of 3 readiness checks left" in texts(at)
     for seed in range(3):
         journey.start_readiness(ada, MODULE, seed=seed)
-    at = page(RETAKES, ada)
-    assert "OPEN False" in texts(at)
+    at = AppTest.from_string(RETAKES, default_timeout=120)
+    at.session_state["_coach_local_key"] = ada.identity
+    at.context = {"timezone": "America/New_York"}
+    at = at.run()
+    assert "OPEN False" in texts(at) and "readiness checks left" not in texts(at)
     left = journey.retakes_left(ada, MODULE)
-    assert left.next_open_at is not None and clock_text(left.next_open_at) in texts(at)
+    assert left.next_open_at is not None
+    assert clock_text(left.next_open_at, ZoneInfo("America/New_York")) in texts(at)
 
 
 PROGRESS = """

@@ -179,6 +179,7 @@ def identity_sidebar() -> None:
         elif st.button("Sign out", key="coach-logout"):
             st.session_state.pop(_CANDIDATE, None)
             st.logout()
+            st.rerun()  # the page redraws signed out (the browser also follows the provider's logout)
 
 
 def _rename(candidate: Candidate, new_name: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import streamlit as st
 
@@ -27,10 +28,28 @@ def _aware(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
-def clock_text(at: datetime) -> str:
-    """HH:MM UTC, rounded up to the minute so a candidate who comes back then finds it open (the server
-    cannot know the browser's time zone without JavaScript)."""
-    return _ceil_minute(at).strftime("%H:%M UTC")
+def browser_zone() -> ZoneInfo | None:
+    """The browser's time zone (`st.context.timezone`), None when unknown or not a zone name."""
+    try:
+        name = st.context.timezone
+    except Exception:
+        return None
+    if not isinstance(name, str) or not name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def clock_text(at: datetime, zone: ZoneInfo | None = None) -> str:
+    """HH:MM in the browser's zone (else UTC), rounded up to the minute so a candidate who comes back then
+    finds it open."""
+    opens = _ceil_minute(at)
+    local = opens.astimezone(zone or UTC)
+    if zone is None or not local.utcoffset():
+        return opens.strftime("%H:%M UTC")
+    return f"{local:%H:%M} ({zone.key}, {opens:%H:%M} UTC)"
 
 
 def _ceil_minute(at: datetime) -> datetime:
@@ -39,18 +58,19 @@ def _ceil_minute(at: datetime) -> datetime:
     return floor if floor == at else floor + timedelta(minutes=1)
 
 
-def retakes_message(left: RetakesLeft, now: datetime) -> str:
+def retakes_message(left: RetakesLeft, now: datetime, zone: ZoneInfo | None = None) -> str:
     window = f"{left.window_hours:g} hours"
     if left.remaining > 0:
         unit = "readiness check" if left.limit == 1 else "readiness checks"
         return f"{left.remaining} of {left.limit} {unit} left in the last {window} for this module."
     assert left.next_open_at is not None
     when = _aware(left.next_open_at)
-    opens = _ceil_minute(when)
-    day = "" if opens.date() == _aware(now).astimezone(UTC).date() else f" on {opens:%a %d %b}"
+    tz = zone or UTC
+    opens = _ceil_minute(when).astimezone(tz)
+    day = "" if opens.date() == _aware(now).astimezone(tz).date() else f" on {opens:%a %d %b}"
     return (
         f"None left: you have started {left.used} of {left.limit} readiness checks in the last {window}. "
-        f"The next opens at {clock_text(when)}{day} (in {wait_text(when, now)}). Practice tests are unlimited."
+        f"The next opens at {clock_text(when, zone)}{day} (in {wait_text(when, now)}). Practice tests are unlimited."
     )
 
 
@@ -65,5 +85,5 @@ def retakes_notice(candidate: Candidate, module: str, now: datetime | None = Non
     if left.remaining > 0:
         st.info(retakes_message(left, now))
         return True
-    st.warning(retakes_message(left, now))
+    st.warning(retakes_message(left, now, browser_zone()))
     return False

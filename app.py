@@ -1,5 +1,5 @@
 """Streamlit entry point: wiring only. Run with `streamlit run app.py`."""
 
-from coach.ui.router import main
+from coach.ui.nav import main
 
 main()

@@ -92,7 +92,7 @@ def template_feedback(card: ScoreCard, bank: Bank, module_id: str) -> CoachFeedb
     elif card.overall >= 0.8:
         next_step = "You have reached the end of the learning path: retake a check later to confirm it sticks."
     else:
-        next_step = f"Study the pages below, then retake the {module.title} check (up to 3 a day)."
+        next_step = f"Study the pages under “Read next”, then retake the {module.title} check (up to 3 a day)."
     weakest = min((d for d in card.dimensions if d.value is not None), key=lambda d: d.value or 0.0, default=None)
     summary = f"{card.band}: {card.overall:.0%} overall on {module.title}."
     if weakest is not None and weakest.value is not None and weakest.value < STRONG:

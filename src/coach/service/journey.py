@@ -20,7 +20,10 @@ from coach.content.bank import Bank
 from coach.content.schema import Difficulty
 from coach.errors import AttemptNotFound, SessionError
 from coach.grading.attempt import JudgeReview, Progress, grade_attempt, target_for
+from coach.grading.combine import screen_offline
+from coach.grading.mcq import grade_mcq
 from coach.grading.offline.grader import EmbeddingGrader
+from coach.grading.score import Flag, Score
 from coach.grading.target import GradingTarget
 from coach.service import convert, share
 from coach.service.identity import IdentityMode, clean_display_name, is_local_key, oidc_identity
@@ -245,6 +248,38 @@ class Journey:
             dimensions=[d.model_dump(mode="json") for d in card.dimensions],
         )
         return GradedAttempt(attempt=convert.to_attempt(done), card=card)
+
+    def warm_up(self) -> None:
+        """Load the embedding model now (e.g. in a background thread when the server starts)."""
+        with self._grading:
+            self.grader().encoder.encode(["warm up"])
+
+    def prepare_grading(self, attempt: Attempt) -> None:
+        """Encode what grading this attempt needs so far: every short item's target and the answers given.
+
+        Speed only, never a grade: run it in the background when an attempt starts and after each answer, so
+        Submit finds the work done."""
+        with self._grading:
+            grader = self.grader()
+            for item in attempt.items:
+                if item.type == "short":
+                    grader.context(target_for(self.bank, item))
+            rows = self._short_rows(attempt)
+            grader.prepare(rows)
+            for text, target in rows:
+                grader.grade(text, target)  # the guard reports are kept too
+
+    def grade_answer(self, candidate: Candidate, attempt_id: str, index: int) -> Score:
+        """One recorded answer's offline grade, screened as `submit_and_grade` screens it (the reveal-each view)."""
+        attempt = self.open_attempt(candidate, attempt_id)
+        item, answer = attempt.items[index], attempt.answer_for(index)
+        if item.type == "mcq":
+            return grade_mcq(item, None if answer is None or answer.skipped else answer.choice)
+        text = "" if answer is None or answer.skipped else (answer.text or "")
+        if not text.strip():
+            return Score(value=0.0, source="embedding", flags=(Flag.EMPTY,), notes=("Skipped: no answer given.",))
+        with self._grading:
+            return screen_offline(self.grader().grade(text, target_for(self.bank, item)), text)
 
     def _short_rows(self, attempt: Attempt) -> list[tuple[str, GradingTarget]]:
         rows: list[tuple[str, GradingTarget]] = []

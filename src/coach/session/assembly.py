@@ -46,7 +46,11 @@ def estimate_minutes(items: Sequence[Item | RenderedItem]) -> int:
 
 
 def pool(bank: Bank, module_id: str, difficulty: Difficulty | None = None) -> list[Item]:
-    items = bank.published(module_id)
+    """The items a check or practice test may draw: published, and not one of the module page's free samples
+    (a sample is shown with its answer, so it must never come up as a graded question)."""
+    module = bank.modules.get(module_id)
+    samples = set(module.samples) if module else set()
+    items = [i for i in bank.published(module_id) if i.id not in samples]
     if not items:
         raise SessionError(f"module {module_id!r} has no published items yet")
     return sorted((i for i in items if difficulty is None or i.difficulty == difficulty), key=lambda i: i.id)

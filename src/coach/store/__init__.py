@@ -4,6 +4,4 @@
 `candidates`, `attempts`, `shares`, `cache` and `decisions` each take it as their first argument, run one short
 transaction per call, and trade in the plain records of `coach.store.records`. The store imports neither
 session nor grading: attempts' items and grades are JSON that `coach.service` converts.
-
-`attempt_files` is the old JSON-file store the pages still use until they move to `coach.service`.
 """

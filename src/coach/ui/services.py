@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import streamlit as st
 
 from coach.config import Settings, get_settings
@@ -10,7 +12,7 @@ from coach.content.loader import load_bank
 from coach.grading.attempt import JudgeReview
 from coach.grading.offline.grader import EmbeddingGrader
 from coach.service.journey import Journey
-from coach.store.attempt_files import AttemptFiles
+from coach.session.runner import Attempt
 
 
 @st.cache_resource(show_spinner="Loading the question bank…")
@@ -18,8 +20,8 @@ def bank() -> Bank:
     return load_bank(get_settings().content_dir)
 
 
-@st.cache_resource(show_spinner="Loading the offline embedding model…")
-def grader() -> EmbeddingGrader:
+def _make_grader() -> EmbeddingGrader:
+    """Built once by the Journey, under its grading lock (so the warm-up thread and a grade never build two)."""
     from coach.providers.registry import default_embedder, default_pair_scorer
 
     scorer = default_pair_scorer() if get_settings().cross_encoder else None
@@ -37,10 +39,6 @@ def judge_review() -> JudgeReview | None:
     """The judge step for the current settings (cached per endpoint, model and mode)."""
     s = get_settings()
     return _judge_review(f"{s.llm_mode}|{s.llm_base_url}|{s.llm_model}|{bool(s.llm_api_key)}")
-
-
-def attempt_files() -> AttemptFiles:
-    return AttemptFiles(get_settings().state_dir / "attempts")
 
 
 def settings() -> Settings:
@@ -63,4 +61,28 @@ def judge_status() -> tuple[bool, str]:
 @st.cache_resource(show_spinner=False)
 def journey() -> Journey:
     """The one door to attempts, identity, history and shares (pages never touch the database)."""
-    return Journey.from_settings(get_settings(), bank(), grader=grader, judge=judge_review())
+    return Journey.from_settings(get_settings(), bank(), grader=_make_grader, judge=judge_review())
+
+
+@st.cache_resource(show_spinner=False)
+def warm_up() -> threading.Thread:
+    """Start loading the embedding model in the background, once per server process (the first page does
+    not wait for it; the first grade waits only for what is left)."""
+    thread = threading.Thread(target=journey().warm_up, name="coach-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+_prepared: set[tuple[str, int]] = set()
+_prepared_lock = threading.Lock()
+
+
+def prepare_in_background(attempt: Attempt) -> None:
+    """Grade ahead: encode the attempt's targets and answers so far in a background thread (once per state)."""
+    key = (attempt.id, len(attempt.answers))
+    with _prepared_lock:
+        if key in _prepared:
+            return
+        _prepared.add(key)
+    threading.Thread(target=journey().prepare_grading, args=(attempt,), name="coach-grade-ahead",
+                     daemon=True).start()

@@ -1,78 +1,89 @@
-"""Drive an attempt held in session state: question by question, then grading with progress, then results."""
+"""An attempt named by `?attempt=`: opened through the Journey (the database), resumed, answered, abandoned.
+
+Nothing about an attempt lives only in the browser session but an answer the database could not take yet
+(kept as a PendingAnswer and written on a later run).
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from coach.content.bank import Bank
-from coach.feedback.coach import template_feedback
-from coach.grading.attempt import grade_attempt
-from coach.session.runner import Attempt, AttemptState, mark_graded
-from coach.ui import services
+from coach.errors import AttemptNotFound, CoachError, StoreUnavailable
+from coach.service.journey import Candidate
+from coach.session.runner import Attempt, AttemptKind, AttemptState
+from coach.ui import nav, services, state
 from coach.ui.components.question import show_question
-from coach.ui.components.results import show_results
 
 
-def attempt_key(kind: str) -> str:
-    return f"attempt:{kind}"
-
-
-def current_attempt(kind: str) -> Attempt | None:
-    """The attempt in this browser session, or the one named in the URL after a reload."""
-    attempt = st.session_state.get(attempt_key(kind))
-    if attempt is None:
-        wanted = st.query_params.get("attempt")
-        if wanted:
-            found = services.attempt_files().load(wanted)
-            if found is not None and found.kind.value == kind and found.state != AttemptState.GRADED:
-                st.session_state[attempt_key(kind)] = found
-                st.toast("Picked up your attempt where you left it.")
-                return found
-            if found is None:
-                st.warning("That attempt could not be found (it may have expired). Start a new one below.")
-            del st.query_params["attempt"]
+def open_from_url(candidate: Candidate, kind: AttemptKind) -> Attempt | None:
+    """The attempt `?attempt=` names, if it is this candidate's and of this kind; else a plain message, None."""
+    attempt_id = st.query_params.get("attempt")
+    if not attempt_id:
+        return None
+    try:
+        attempt = services.journey().open_attempt(candidate, attempt_id)
+    except AttemptNotFound as exc:
+        st.warning(f"Attempt not found. {exc}")
+        return None
+    if attempt.kind != kind:
+        nav.go("check" if attempt.kind == AttemptKind.READINESS else "practice", module=attempt.module,
+               attempt=attempt.id)
     return attempt
 
 
-def store(kind: str, attempt: Attempt) -> None:
-    st.session_state[attempt_key(kind)] = attempt
-    services.attempt_files().save(attempt)  # before grading: an answer is never lost to a crash
-    st.query_params["attempt"] = attempt.id
+def _flush(candidate: Candidate, attempt: Attempt) -> Attempt:
+    """Write the answer kept while the database was down, if there is one and it is back."""
+    kept = state.pending(attempt.id)
+    if kept is None:
+        return attempt
+    try:
+        attempt = services.journey().flush_pending(candidate, kept)
+    except StoreUnavailable as exc:
+        st.error(f"{exc} Your answer to question {kept.index + 1} is kept in this tab and will be saved when the "
+                 "database is back.")
+        if kept.text:
+            st.text_area("Your kept answer", kept.text, disabled=True, key=f"kept-{attempt.id}-{kept.index}")
+        st.button("Try again", key=f"retry-{attempt.id}")
+        st.stop()
+    except CoachError as exc:
+        st.error(f"Your kept answer to question {kept.index + 1} could not be saved: {exc}")
+    state.drop_pending(attempt.id)
+    st.success(f"Your answer to question {kept.index + 1} is saved.")
+    return attempt
 
 
-def discard(kind: str) -> None:
-    st.session_state.pop(attempt_key(kind), None)
-    st.session_state.pop(f"card:{kind}", None)
-    if "attempt" in st.query_params:
-        del st.query_params["attempt"]
-
-
-def run_attempt(kind: str, attempt: Attempt, bank: Bank) -> None:
-    if attempt.state == AttemptState.IN_PROGRESS:
-        services.grader()  # load the model now (cached), so grading at the end does not wait for it
-        updated = show_question(attempt, bank)
-        if updated is not attempt:
-            store(kind, updated)
-            st.rerun()
-        if st.button("Abandon this attempt", key=f"abandon-{attempt.id}"):
-            discard(kind)
-            st.rerun()
+def _abandon(candidate: Candidate, attempt: Attempt) -> None:
+    try:
+        services.journey().abandon(candidate, attempt.id)
+    except CoachError as exc:
+        state.flash(attempt.id, "error", str(exc))
         return
-    card_key = f"card:{kind}"
-    if attempt.state == AttemptState.SUBMITTED or card_key not in st.session_state:
-        bar = st.progress(0.0, text="Grading…")
+    st.query_params.pop("attempt", None)
 
-        def progress(done: int, total: int, message: str) -> None:
-            bar.progress(min(1.0, done / max(total, 1)), text=message)
 
-        card = grade_attempt(attempt, bank, services.grader(), services.judge_review(), progress)
-        bar.empty()
-        st.session_state[card_key] = card
-        if attempt.state == AttemptState.SUBMITTED:
-            attempt = mark_graded(attempt)
-            store(kind, attempt)
-    card = st.session_state[card_key]
-    show_results(card, template_feedback(card, bank, attempt.module), bank)
-    if st.button("Start another", type="primary", key=f"again-{attempt.id}"):
-        discard(kind)
-        st.rerun()
+def run_attempt(candidate: Candidate, attempt: Attempt) -> None:
+    """Show the question the candidate is on; once every question is answered, go to the results page."""
+    attempt = _flush(candidate, attempt)
+    if attempt.state != AttemptState.IN_PROGRESS:
+        nav.go("results", attempt=attempt.id)
+    services.prepare_in_background(attempt)  # grade ahead: Submit finds the targets and answers encoded
+    show_question(candidate, attempt)
+    st.divider()
+    st.button("Abandon this attempt", key=f"abandon-{attempt.id}", on_click=_abandon, args=(candidate, attempt),
+              help="Closes it ungraded. A readiness check you abandon still counts against today's limit.")
+
+
+def _resume(attempt_id: str) -> None:
+    st.query_params["attempt"] = attempt_id
+
+
+def offer_resume(candidate: Candidate, open_attempt: Attempt) -> None:
+    """An unfinished attempt of this module: resume it at its question, or start over (abandons it)."""
+    n = len(open_attempt.items)
+    st.info(f"You have an unfinished attempt: {open_attempt.answered} of {n} answered, started "
+            f"{open_attempt.started:%Y-%m-%d %H:%M} UTC.")
+    c1, c2 = st.columns(2)
+    c1.button(f"Resume at question {min(open_attempt.position + 1, n)}", type="primary",
+              key=f"resume-{open_attempt.id}", on_click=_resume, args=(open_attempt.id,))
+    c2.button("Start over", key=f"over-{open_attempt.id}", on_click=_abandon, args=(candidate, open_attempt),
+              help="Abandons the unfinished attempt (ungraded) so you can start a new one.")

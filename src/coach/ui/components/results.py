@@ -8,12 +8,33 @@ import streamlit as st
 from coach.content.bank import Bank
 from coach.feedback.coach import CoachFeedback
 from coach.grading.dimensions import ScoreCard
+from coach.ui import nav
 from coach.ui.components.review import show_item_review
+
+
+def feedback_source(feedback: CoachFeedback) -> str:
+    """Which feedback the candidate is reading, and why it is the template when it is."""
+    if feedback.source == "llm":
+        return f"Written by the AI coach ({feedback.model or 'LLM'}) from your graded answers."
+    if feedback.fallback_reason:
+        return (f"Template feedback: the AI coach could not write it ({feedback.fallback_reason}), so this is "
+                "written from templates from your graded answers.")
+    return ("Template feedback, written from your graded answers: no AI coach endpoint is configured "
+            "(set COACH_LLM_BASE_URL / COACH_LLM_API_KEY to turn it on).")
+
+
+def _two_lines(label: str) -> str:
+    """A long axis label broken at the space nearest its middle (plotly does not wrap polar labels)."""
+    if len(label) <= 14 or " " not in label:
+        return label
+    spaces = [i for i, ch in enumerate(label) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(label) / 2))
+    return f"{label[:cut]}<br>{label[cut + 1:]}"
 
 
 def radar(card: ScoreCard) -> go.Figure:
     dims = [d for d in card.dimensions]
-    labels = [d.dimension.label for d in dims]
+    labels = [_two_lines(d.dimension.label) for d in dims]
     values = [round(100 * (d.value or 0.0)) for d in dims]
     fig = go.Figure(
         go.Scatterpolar(
@@ -27,8 +48,8 @@ def radar(card: ScoreCard) -> go.Figure:
     fig.update_layout(
         polar={"radialaxis": {"range": [0, 100], "ticksuffix": "%"}},
         showlegend=False,
-        height=360,
-        margin={"l": 60, "r": 60, "t": 30, "b": 30},
+        height=380,
+        margin={"l": 110, "r": 110, "t": 50, "b": 50},  # room for the axis labels: none may be clipped
     )
     return fig
 
@@ -48,8 +69,7 @@ def show_results(card: ScoreCard, feedback: CoachFeedback, bank: Bank) -> None:
             shown = "not measured" if d.value is None else f"{d.value:.0%}"
             st.markdown(f"**{d.dimension.label}**: {shown}" + (f" ({len(d.items)} question(s))" if d.items else ""))
     st.subheader("Coach feedback")
-    if feedback.source == "template":
-        st.caption("Written from templates from your graded answers.")
+    st.caption(feedback_source(feedback))
     st.write(feedback.summary)
     if feedback.strengths:
         st.markdown("**Strengths**\n" + "\n".join(f"- {s}" for s in feedback.strengths))
@@ -58,7 +78,17 @@ def show_results(card: ScoreCard, feedback: CoachFeedback, bank: Bank) -> None:
     if feedback.misconceptions:
         st.markdown("**Misconceptions to unlearn**\n" + "\n".join(f"- {m}" for m in feedback.misconceptions))
     if feedback.study:
-        st.markdown("**Read next**\n" + "\n".join(f"- **{s.title}** — {s.reason}" for s in feedback.study))
+        st.markdown("**Read next**")
+        for s in feedback.study:
+            if s.concept in bank.concepts:
+                nav.link("concept", s.title, "📖", id=s.concept)
+                st.caption(s.reason)
+            else:
+                st.markdown(f"- **{s.title}** — {s.reason}")
+    if feedback.notes:
+        st.markdown("**On your answers**")
+        for n in feedback.notes:
+            st.markdown(f"- Q{n.question}: “{n.quote}” — {n.note}")
     st.info(feedback.next_step)
     st.subheader("Question by question")
     for r in card.results:

@@ -16,8 +16,9 @@ def concept_link(bank: Bank, concept_id: str) -> None:
     page = bank.concepts.get(concept_id)
     if page is None:
         return
-    with st.expander(f"📖 Study: {page.title}"):
-        st.markdown(page.body)
+    from coach.ui import nav
+
+    nav.link("concept", f"Study: {page.title}", "📖", id=concept_id)
 
 
 def show_item_review(item: RenderedItem, answer: Answer | None, score: Score, bank: Bank) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from coach.content.schema import ModuleStatus
-from coach.ui import services
-from coach.ui.router import go_to
+from coach.session.assembly import pool
+from coach.ui import nav, services
 
 
 def render() -> None:
@@ -27,15 +27,14 @@ def render() -> None:
             st.caption(module.summary)
             meta = [f"Level: {module.level}", f"~{module.study_hours:g} h study"]
             if ready:
-                counts = bank.pool_by_difficulty(module_id)
-                meta.append(f"{sum(counts.values())} questions")
+                meta.append(f"{len(pool(bank, module_id))} questions")
             meta.append("Prerequisites: " + (", ".join(prereqs) if prereqs else "none"))
             st.caption(" · ".join(meta))
             if ready:
                 c1, c2, c3 = st.columns(3)
-                if c1.button("Module page", key=f"open-{module_id}"):
-                    go_to("module", module_id)
-                if c2.button("Readiness check", key=f"check-{module_id}"):
-                    go_to("readiness", module_id)
-                if c3.button("Practice test", key=f"practice-{module_id}"):
-                    go_to("practice", module_id)
+                with c1:
+                    nav.link("module", "Module page", "📘", id=module_id)
+                with c2:
+                    nav.link("check", "Readiness check", "✅", module=module_id)
+                with c3:
+                    nav.link("practice", "Practice test", "🏋️", module=module_id)

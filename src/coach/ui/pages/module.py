@@ -7,10 +7,10 @@ import random
 import streamlit as st
 
 from coach.content.bank import Bank
-from coach.session.assembly import READINESS, present
-from coach.ui import services
+from coach.content.schema import Difficulty
+from coach.session.assembly import READINESS, pool, present
+from coach.ui import nav, services
 from coach.ui.components.review import concept_link
-from coach.ui.router import go_to, module_choice
 
 
 def faq(bank: Bank, module_id: str) -> list[tuple[str, str]]:
@@ -52,11 +52,20 @@ def _sample(bank: Bank, item_id: str, n: int) -> None:
 
 def render() -> None:
     bank = services.bank()
-    module_id = module_choice()
+    module_id = nav.module_param("id")
+    if module_id is None:
+        st.title("Modules")
+        if st.query_params.get("id"):
+            st.warning(f"There is no module {st.query_params['id']!r} to open. Choose one below.")
+        for m in bank.ready_modules():
+            nav.link("module", m.title, "📘", id=m.id)
+        return
     module = bank.modules[module_id]
     st.title(module.title)
     st.write(module.summary)
-    counts = bank.pool_by_difficulty(module_id)
+    counts = dict.fromkeys(Difficulty, 0)
+    for item in pool(bank, module_id):
+        counts[item.difficulty] += 1
     st.caption(
         f"Level: {module.level} · ~{module.study_hours:g} h study · pool: "
         + ", ".join(f"{n} {d.value}" for d, n in counts.items())
@@ -75,12 +84,13 @@ def render() -> None:
         st.subheader("What this module tests")
         st.markdown("\n".join(f"- {t}" for t in module.tests))
     c1, c2 = st.columns(2)
-    if c1.button("Take the readiness check", type="primary"):
-        go_to("readiness", module_id)
-    if c2.button("Configure a practice test"):
-        go_to("practice", module_id)
+    with c1:
+        nav.link("check", "Take the readiness check", "✅", module=module_id)
+    with c2:
+        nav.link("practice", "Configure a practice test", "🏋️", module=module_id)
     if module.samples:
         st.subheader("Try a sample question")
+        st.caption("Samples are for practice only: they never come up in this module's checks or practice tests.")
         for n, item_id in enumerate(module.samples, start=1):
             _sample(bank, item_id, n)
     st.subheader("Frequently asked questions")

@@ -1,4 +1,4 @@
-"""Practice test: choose module, difficulty, count and reveal mode; see the pool and a time estimate; sit it."""
+"""Practice test at /practice?module=…(&attempt=…): module, difficulty, count and reveal mode; unlimited."""
 
 from __future__ import annotations
 
@@ -8,58 +8,55 @@ import streamlit as st
 
 from coach.content.schema import Difficulty
 from coach.errors import CoachError
+from coach.service.journey import Candidate
 from coach.session.assembly import assemble_practice, estimate_minutes, pool
-from coach.session.runner import AttemptKind, Reveal, start
-from coach.ui import services
-from coach.ui.components.attempt_flow import current_attempt, run_attempt, store
-from coach.ui.router import module_choice
+from coach.session.runner import AttemptKind, Reveal
+from coach.ui import nav, services, state
+from coach.ui.components.attempt_flow import offer_resume, open_from_url, run_attempt
 
-KIND = AttemptKind.PRACTICE.value
+KIND = AttemptKind.PRACTICE
 DIFFICULTIES = {"any": None, "easy": Difficulty.EASY, "medium": Difficulty.MEDIUM, "hard": Difficulty.HARD}
+REVEALS = {"after each question": Reveal.EACH, "at the end": Reveal.END}
+
+
+def _start(candidate: Candidate, module: str, difficulty: str, count: int, reveal: str) -> None:
+    try:
+        attempt = services.journey().start_practice(candidate, module, count=count,
+                                                    difficulty=DIFFICULTIES[difficulty], reveal=REVEALS[reveal])
+    except CoachError as exc:
+        state.flash("practice", "error", str(exc))
+        return
+    st.query_params["attempt"] = attempt.id
 
 
 def render() -> None:
     bank = services.bank()
+    candidate = nav.candidate()
     st.title("Practice test")
-    attempt = current_attempt(KIND)
+    attempt = open_from_url(candidate, KIND)
     if attempt is not None:
-        st.caption(
-            f"{bank.modules[attempt.module].title} · difficulty {attempt.difficulty or 'any'} · "
-            f"answers revealed {'after each question' if attempt.reveal == Reveal.EACH else 'at the end'}"
-        )
-        run_attempt(KIND, attempt, bank)
+        st.caption(f"{bank.modules[attempt.module].title} · difficulty {attempt.difficulty or 'any'} · answers "
+                   f"revealed {'after each question' if attempt.reveal == Reveal.EACH else 'at the end'}")
+        run_attempt(candidate, attempt)
         return
-    module_id = module_choice("Topic")
-    counts = bank.pool_by_difficulty(module_id)
-    difficulty_name = (
-        st.segmented_control("Difficulty", list(DIFFICULTIES), default="any", key="practice-diff") or "any"
-    )
-    difficulty = DIFFICULTIES[difficulty_name]
-    available = len(pool(bank, module_id, difficulty))
-    count = int(
-        st.number_input(
-            "Questions",
-            min_value=1,
-            max_value=available,
-            value=min(10, available),
-            step=1,
-            key=f"practice-count-{module_id}-{difficulty_name}",
-        )
-    )
-    reveal = st.radio("Reveal answers", ["after each question", "at the end"], horizontal=True, key="practice-reveal")
-    st.caption(
-        f"Pool: {counts[Difficulty.EASY]} easy, {counts[Difficulty.MEDIUM]} medium, "
-        f"{counts[Difficulty.HARD]} hard · {available} match this difficulty"
-    )
-    preview = assemble_practice(bank, module_id, difficulty, count, random.Random(0))
+    module_id = nav.module_picker("Topic")
+    whole = pool(bank, module_id)
+    difficulty = st.segmented_control("Difficulty", list(DIFFICULTIES), default="any", key="practice-diff") or "any"
+    available = len(pool(bank, module_id, DIFFICULTIES[difficulty]))
+    if not available:
+        st.warning(f"No {difficulty} questions in this module yet: choose another difficulty.")
+        return
+    count = int(st.number_input("Questions", min_value=1, max_value=available, value=min(10, available), step=1,
+                                key=f"practice-count-{module_id}-{difficulty}"))
+    reveal = st.radio("Reveal answers", list(REVEALS), horizontal=True, key="practice-reveal")
+    by = {d: sum(1 for i in whole if i.difficulty == d) for d in Difficulty}
+    st.caption(f"Pool: {by[Difficulty.EASY]} easy, {by[Difficulty.MEDIUM]} medium, {by[Difficulty.HARD]} hard · "
+               f"{available} match this difficulty")
+    preview = assemble_practice(bank, module_id, DIFFICULTIES[difficulty], count, random.Random(0))
     st.info(f"{count} questions · about {estimate_minutes(preview)} min")
-    if st.button("Start practice test", type="primary"):
-        seed = random.SystemRandom().randrange(2**31)
-        try:
-            items = assemble_practice(bank, module_id, difficulty, count, random.Random(seed))
-        except CoachError as exc:
-            st.error(str(exc))
-            return
-        mode = Reveal.EACH if reveal == "after each question" else Reveal.END
-        store(KIND, start(AttemptKind.PRACTICE, module_id, items, seed, mode, difficulty_name))
-        st.rerun()
+    state.show_flash("practice")
+    unfinished = services.journey().current_open_attempt(candidate, module_id, KIND)
+    if unfinished is not None:
+        offer_resume(candidate, unfinished)
+    st.button("Start practice test", type="primary", on_click=_start,
+              args=(candidate, module_id, difficulty, count, reveal))

@@ -101,10 +101,11 @@ def launch_browser(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
-def launch_profile(playwright: Any, profile: Path) -> Any:
+def launch_profile(playwright: Any, profile: Path, timezone_id: str | None = None) -> Any:
     """A whole browser on a persistent profile: closing it and launching again is closing the browser."""
     return playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                                         viewport={"width": 1280, "height": 900})
+                                                         viewport={"width": 1280, "height": 900},
+                                                         timezone_id=timezone_id)
 
 
 # -- waiting on Streamlit ---------------------------------------------------------------------------------

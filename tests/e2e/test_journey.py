@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -210,12 +211,12 @@ def test_a_fourth_check_in_24_hours_is_refused_with_the_time_the_next_opens(
         journey.abandon(who, journey.start_readiness(who, MODULE, seed=seed).id)
     left = journey.retakes_left(who, MODULE)
     assert left.remaining == 0 and left.next_open_at is not None
-    browser = launch_profile(playwright, ada_sat_a_check.profile)
+    browser = launch_profile(playwright, ada_sat_a_check.profile, timezone_id="Asia/Tokyo")  # UTC+9, no DST
     try:
         page = browser.new_page()
         open_page(page, f"{server.url}/check?module={MODULE}", ["text=None left"])
         text = main_text(page)
-        assert f"The next opens at {clock_text(left.next_open_at)}" in text, text
+        assert f"The next opens at {clock_text(left.next_open_at, ZoneInfo('Asia/Tokyo'))}" in text, text
         assert " h " in text and "min)" in text  # "(in 23 h 58 min)"
         assert not page.locator("button:has-text('Start the readiness check')").count()
         screenshot(page, "retakes-refused.png")

@@ -323,6 +323,9 @@ def test_a_database_outage_keeps_the_typed_answer_and_writes_it_when_back(playwr
         page.locator(SUBMIT).click()
         wait_for_any(page, ["text=database is not reachable"])
         screenshot(page, "outage.png")
+        assert not page.locator("[data-testid='stException']").count(), (
+            "the page raised StoreUnavailable instead of keeping the answer: "
+            + main_text(page).split("Traceback", 1)[-1][-600:])
         kept = page.locator("textarea").all()
         assert any(a.input_value() == typed for a in kept), "the typed answer is not kept on the page"
         pg.start()

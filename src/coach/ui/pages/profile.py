@@ -8,6 +8,7 @@ import streamlit as st
 from coach.errors import StoreUnavailable
 from coach.service.misconceptions import Evidence, MisconceptionEntry, MisconceptionStatus
 from coach.ui.identity import current_candidate
+from coach.ui.pages.progress import page_link
 from coach.ui.services import journey
 
 STATUS_TEXT = {
@@ -35,7 +36,7 @@ def _entry(entry: MisconceptionEntry) -> None:
         if entry.correction:
             st.markdown(f"What is true instead: {entry.correction}")
         if entry.concept:
-            st.markdown(f"Read: [{entry.concept.title}](/concept?id={entry.concept.id})")
+            page_link("concept", f"Read: {entry.concept.title}", id=entry.concept.id)
         shown = len(entry.evidence)
         with st.expander(f"Evidence ({shown} time{'s' if shown != 1 else ''})", expanded=shown <= 2):
             st.markdown("\n".join(f"- {evidence_line(e)}" for e in reversed(entry.evidence)))

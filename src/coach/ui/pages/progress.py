@@ -18,6 +18,18 @@ STATE_LABEL = {"in_progress": "in progress", "submitted": "submitted, not graded
 RESUME_PAGE = {"readiness": "check", "practice": "practice"}
 
 
+def page_link(name: str, label: str, **params: str) -> None:
+    """A same-tab link to one of the app's pages (st.page_link through coach.ui.nav); a plain markdown link
+    when the navigation is not built (a page rendered on its own, as in tests)."""
+    try:
+        from coach.ui import nav
+
+        nav.link(name, label, **params)
+    except (ImportError, KeyError):
+        query = "&".join(f"{k}={v}" for k, v in params.items())
+        st.markdown(f"[{label}](/{name}{'?' + query if query else ''})")
+
+
 def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
@@ -60,11 +72,11 @@ def _module_section(mp: ModuleProgress, threshold: float) -> None:
     c2.metric("Best check", _pct(mp.best.overall if mp.best else None), help=mp.best.band if mp.best else None)
     c3.metric("Checks / practice tests", f"{mp.checks} / {mp.practice}")
     if mp.latest:
-        st.markdown(f"Latest: **{mp.latest.band}** on {mp.latest.at:%Y-%m-%d %H:%M} UTC "
-                    f"([see the result](/results?attempt={mp.latest.attempt_id}))")
+        page_link("results", f"Latest: {mp.latest.band}, {mp.latest.at:%Y-%m-%d %H:%M} UTC — see the result",
+                  attempt=mp.latest.attempt_id)
     if mp.best and mp.best != mp.latest:
-        st.markdown(f"Best: **{mp.best.band}** on {mp.best.at:%Y-%m-%d %H:%M} UTC "
-                    f"([see the result](/results?attempt={mp.best.attempt_id}))")
+        page_link("results", f"Best: {mp.best.band}, {mp.best.at:%Y-%m-%d %H:%M} UTC — see the result",
+                  attempt=mp.best.attempt_id)
     if mp.overall_series:
         st.plotly_chart(trend_chart(mp, threshold), width="stretch", key=f"trend-{mp.module}")
         last = {d: pts[-1].value for d, pts in mp.series.items() if pts}
@@ -85,8 +97,12 @@ def _path(progress: JourneyProgress) -> None:
     st.markdown("\n".join(lines))
     if progress.suggested_next:
         title = next(m.title for m in progress.modules if m.module == progress.suggested_next)
-        st.success(f"Suggested next: **{title}** — [open the module](/module?id={progress.suggested_next}) "
-                   f"or [take its readiness check](/check?module={progress.suggested_next}).")
+        st.success(f"Suggested next: **{title}**")
+        left, right = st.columns(2)
+        with left:
+            page_link("module", f"Open {title}", id=progress.suggested_next)
+        with right:
+            page_link("check", "Take its readiness check", module=progress.suggested_next)
     else:
         st.success("Every module on the path is ready.")
 

@@ -16,9 +16,8 @@ from coach.service.journey import Candidate, Journey
 from coach.service.views import RetakesLeft
 from coach.ui import services
 from coach.ui.components.retakes import clock_text, retakes_message, wait_text
+from coach.ui.state import CANDIDATE_KEY
 from tests.service.sitting import MODULE, answer_all
-
-WEAK_TEXT = "I am not sure; it depends on the hardware."
 
 
 @pytest.fixture
@@ -44,7 +43,7 @@ def sit(journey: Journey, who: Candidate, good: bool, seed: int) -> str:
 def page(script: str, who: Candidate | None = None, **args: object) -> AppTest:
     at = AppTest.from_string(script, default_timeout=120)
     if who is not None:
-        at.session_state["_coach_local_key"] = who.identity
+        at.session_state[CANDIDATE_KEY] = who.identity
     for name, value in args.items():
         at.session_state[name] = value
     return at.run()
@@ -80,7 +79,7 @@ def test_first_visit_asks_for_a_name_says_local_mode_and_creates_the_candidate(j
     next(t for t in at.text_input if t.label == "Your display name").input("Grace\x07 Hopper")
     at = next(b for b in at.button if b.label == "Continue").click().run()
     assert "CANDIDATE" in texts(at) and "Grace Hopper" in texts(at)
-    key = at.session_state["_coach_local_key"]
+    key = at.session_state[CANDIDATE_KEY]
     assert journey.local_candidate(key).display_name == "Grace Hopper"  # the control character was dropped
     assert "local mode" in "\n".join(m.value for m in at.sidebar.markdown)
 
@@ -166,7 +165,7 @@ def test_the_retakes_notice_refuses_after_three_starts(journey: Journey, ada: Ca
     for seed in range(3):
         journey.start_readiness(ada, MODULE, seed=seed)
     at = AppTest.from_string(RETAKES, default_timeout=120)
-    at.session_state["_coach_local_key"] = ada.identity
+    at.session_state[CANDIDATE_KEY] = ada.identity
     at.context = {"timezone": "America/New_York"}
     at = at.run()
     assert "OPEN False" in texts(at) and "readiness checks left" not in texts(at)

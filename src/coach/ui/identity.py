@@ -15,10 +15,11 @@ from coach.errors import StoreUnavailable
 from coach.service.identity import MAX_NAME, is_local_key, new_local_key, oidc_identity
 from coach.service.journey import Candidate
 from coach.ui.services import journey
+from coach.ui.state import CANDIDATE_KEY
 
 COOKIE = "coach_local_key"
 COOKIE_MAX_AGE_S = 400 * 24 * 3600  # the longest Chromium keeps a cookie
-_KEY = "_coach_local_key"  # this session's local key
+_KEY = CANDIDATE_KEY  # this session's local key (tests may seed it to skip the name form)
 _CANDIDATE = "_coach_candidate"  # the Candidate record, cached for the session
 _FORGOTTEN = "_coach_forgot_browser"  # ignore the (stale) cookie this session was opened with
 LOCAL_MODE_NOTE = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -21,6 +22,10 @@ CRASH_TEXT = re.compile(r"Traceback|\b[A-Z]\w*(Error|Exception)\b")
 def settle(page: Any, timeout_s: float = 180.0) -> None:
     """Wait until Streamlit has finished the current run (its status widget shows while a script runs)."""
     page.wait_for_timeout(300)
+    # every page has a title: before it shows, the first run has not even begun to render (a page without
+    # one is judged by the checks that follow)
+    with contextlib.suppress(Exception):
+        page.locator("[data-testid='stMain'] h1").first.wait_for(timeout=30_000)
     for _ in range(int(timeout_s / 0.1)):
         if not page.locator("[data-testid='stStatusWidget']").count() and page.locator(
             "[data-testid='stMain']"

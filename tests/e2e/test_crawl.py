@@ -26,10 +26,11 @@ CLICKABLE = (
 LAST = ("Abandon", "Start over", "Start", "Resume")
 
 
-def _labels(page: Any) -> list[str]:
+def _order(page: Any) -> list[tuple[int, str]]:
+    """(index, label) of every button and link, the ones that change the page's state last."""
     found = page.locator(CLICKABLE)
-    labels = [found.nth(i).inner_text().strip() for i in range(found.count())]
-    return sorted(labels, key=lambda label: any(label.startswith(w) for w in LAST))
+    labels = [(i, " ".join(found.nth(i).inner_text().split())) for i in range(found.count())]
+    return sorted(labels, key=lambda il: any(w in il[1] for w in LAST))
 
 
 def _crawl(page: Any, url: str) -> tuple[int, list[str]]:
@@ -37,15 +38,15 @@ def _crawl(page: Any, url: str) -> tuple[int, list[str]]:
     page.goto(url)
     settle(page)
     problems = [f"{url} on load: {c}" for c in crashes(page)]
-    labels = _labels(page)
+    order = _order(page)
     clicks = 0
-    for label in labels:
+    for index, label in order:
         page.goto(url)
         settle(page)
-        target = page.locator(CLICKABLE).filter(has_text=label)
-        if not target.count():
+        found = page.locator(CLICKABLE)
+        if found.count() != len(order) or " ".join(found.nth(index).inner_text().split()) != label:
             continue  # the page changed since (e.g. the attempt was abandoned by an earlier click)
-        target.first.click()
+        found.nth(index).click()
         clicks += 1
         settle(page)
         page.wait_for_timeout(300)

@@ -21,6 +21,7 @@ def _key() -> str:
     if is_local_key(key):
         return str(key)
     cookie = st.context.cookies.get(COOKIE)
+    cookie = cookie if isinstance(cookie, str) else None  # no cookies at all in AppTest
     key = str(cookie) if is_local_key(cookie) else new_local_key()
     st.session_state[CANDIDATE_KEY] = key
     if key != cookie:  # the key is URL-safe base64: nothing to escape

@@ -97,15 +97,13 @@ class AppServer:
         return "\n".join(p.read_text(errors="replace")[-3000:] for p in sorted(self.state_dir.glob("server-*.log")))
 
 
-def launch_browser(playwright: Any) -> Any:
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-
-
-def launch_profile(playwright: Any, profile: Path, timezone_id: str | None = None) -> Any:
-    """A whole browser on a persistent profile: closing it and launching again is closing the browser."""
-    return playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                                         viewport={"width": 1280, "height": 900},
-                                                         timezone_id=timezone_id)
+def launch_profile(browser: Any, profile: Path, timezone_id: str | None = None) -> Any:
+    """A whole Chromium process on a persistent profile (closing it and launching again is closing the browser
+    and coming back), from the same Playwright as the suite's `browser` fixture (one Playwright per thread)."""
+    return browser.browser_type.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900},
+        timezone_id=timezone_id,
+    )
 
 
 # -- waiting on Streamlit ---------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ Screenshots of the results and progress pages go to tests/e2e/artifacts/ (gitign
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,14 +28,12 @@ from coach.store.db import Database
 from coach.ui.components.retakes import clock_text
 from tests.e2e.journey_support import (
     ANSWER,
-    CHROMIUM,
     MODULE,
     RESULTS,
     SUBMIT,
     AppServer,
     answer_current,
     answer_until_results,
-    launch_browser,
     launch_profile,
     local_key,
     main_text,
@@ -62,16 +59,6 @@ def service(url: str) -> Journey:
 
 
 @pytest.fixture(scope="module")
-def playwright() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     app = AppServer(tmp_path_factory.mktemp("journey-server"))
     app.start()
@@ -94,31 +81,31 @@ class Sat:
 
 
 @pytest.fixture(scope="module")
-def ada_sat_a_check(playwright: Any, server: AppServer, journey: Journey,
+def ada_sat_a_check(browser: Any, server: AppServer, journey: Journey,
                     tmp_path_factory: pytest.TempPathFactory) -> Sat:
     """Ada sits a whole readiness check in her own browser profile, then closes the browser."""
     profile = tmp_path_factory.mktemp("ada-profile")
-    browser = launch_profile(playwright, profile)
+    own = launch_profile(browser, profile)
     try:
-        page = browser.new_page()
+        page = own.new_page()
         start_check(page, server.url)
         answer_until_results(page)
         assert "attempt=" in page.url, page.url
         attempt_id = page.url.split("attempt=", 1)[1].split("&", 1)[0]
         screenshot(page, "results.png")
-        candidate = journey.local_candidate(local_key(browser))
+        candidate = journey.local_candidate(local_key(own))
     finally:
-        browser.close()
+        own.close()
     assert candidate.display_name == NAME
     assert journey.result(candidate, attempt_id) is not None  # graded and stored
     return Sat(profile, attempt_id, candidate)
 
 
-def test_closing_the_browser_keeps_the_attempt_in_my_progress(playwright: Any, server: AppServer, journey: Journey,
+def test_closing_the_browser_keeps_the_attempt_in_my_progress(browser: Any, server: AppServer, journey: Journey,
                                                               ada_sat_a_check: Sat) -> None:
-    browser = launch_profile(playwright, ada_sat_a_check.profile)  # the same profile, a new browser process
+    own = launch_profile(browser, ada_sat_a_check.profile)  # the same profile, a new browser process
     try:
-        page = browser.new_page()
+        page = own.new_page()
         page.goto(f"{server.url}/progress")
         wait_for_any(page, ["text=My progress"])
         wait_for_any(page, [f"a[href*='attempt={ada_sat_a_check.attempt_id}']", "text=Your display name"])
@@ -130,7 +117,7 @@ def test_closing_the_browser_keeps_the_attempt_in_my_progress(playwright: Any, s
         assert NAME in str(page.locator("[data-testid='stSidebar']").inner_text())
         screenshot(page, "progress.png")
     finally:
-        browser.close()
+        own.close()
 
 
 def _share_link(page: Any, previous: str | None = None) -> str:
@@ -159,10 +146,9 @@ def _forbidden(journey: Journey, who: Candidate, attempt_id: str) -> list[str]:
 
 
 def test_a_share_link_opens_in_a_fresh_context_without_the_answers_or_the_name(
-        playwright: Any, server: AppServer, journey: Journey, ada_sat_a_check: Sat) -> None:
+        browser: Any, server: AppServer, journey: Journey, ada_sat_a_check: Sat) -> None:
     sat = ada_sat_a_check
-    owner = launch_profile(playwright, sat.profile)
-    viewer = launch_browser(playwright)
+    owner = launch_profile(browser, sat.profile)
     try:
         page = owner.new_page()
         page.goto(f"{server.url}/results?attempt={sat.attempt_id}")
@@ -176,7 +162,7 @@ def test_a_share_link_opens_in_a_fresh_context_without_the_answers_or_the_name(
         assert result is not None
         forbidden = _forbidden(journey, sat.candidate, sat.attempt_id)
 
-        fresh = viewer.new_context()  # no cookie, no login: someone the link was sent to
+        fresh = browser.new_context()  # no cookie, no login: someone the link was sent to
         shared = fresh.new_page()
         shared.goto(anonymous)
         wait_for_any(shared, ["text=readiness result"])
@@ -201,19 +187,18 @@ def test_a_share_link_opens_in_a_fresh_context_without_the_answers_or_the_name(
         fresh.close()
     finally:
         owner.close()
-        viewer.close()
 
 
 def test_a_fourth_check_in_24_hours_is_refused_with_the_time_the_next_opens(
-        playwright: Any, server: AppServer, journey: Journey, ada_sat_a_check: Sat) -> None:
+        browser: Any, server: AppServer, journey: Journey, ada_sat_a_check: Sat) -> None:
     who = ada_sat_a_check.candidate
     for seed in (11, 12):  # two more starts (abandoned unfinished: a start still counts)
         journey.abandon(who, journey.start_readiness(who, MODULE, seed=seed).id)
     left = journey.retakes_left(who, MODULE)
     assert left.remaining == 0 and left.next_open_at is not None
-    browser = launch_profile(playwright, ada_sat_a_check.profile, timezone_id="Asia/Tokyo")  # UTC+9, no DST
+    own = launch_profile(browser, ada_sat_a_check.profile, timezone_id="Asia/Tokyo")  # UTC+9, no DST
     try:
-        page = browser.new_page()
+        page = own.new_page()
         open_page(page, f"{server.url}/check?module={MODULE}", ["text=None left"])
         text = main_text(page)
         assert f"The next opens at {clock_text(left.next_open_at, ZoneInfo('Asia/Tokyo'))}" in text, text
@@ -221,16 +206,15 @@ def test_a_fourth_check_in_24_hours_is_refused_with_the_time_the_next_opens(
         assert not page.locator("button:has-text('Start the readiness check')").count()
         screenshot(page, "retakes-refused.png")
     finally:
-        browser.close()
+        own.close()
     assert len([a for a in journey.history(who, MODULE) if a.kind == "readiness"]) == 1  # abandoned ones hidden
 
 
-def test_another_candidates_attempt_does_not_open(playwright: Any, server: AppServer, journey: Journey,
+def test_another_candidates_attempt_does_not_open(browser: Any, server: AppServer, journey: Journey,
                                                  ada_sat_a_check: Sat) -> None:
     sat = ada_sat_a_check
-    browser = launch_browser(playwright)
+    context = browser.new_context()
     try:
-        context = browser.new_context()
         page = context.new_page()
         for url in (f"{server.url}/results?attempt={sat.attempt_id}", f"{server.url}/check?attempt={sat.attempt_id}"):
             found = open_page(page, url, ["text=Attempt not found", RESULTS, SUBMIT], name="Eve")
@@ -244,7 +228,7 @@ def test_another_candidates_attempt_does_not_open(playwright: Any, server: AppSe
         wait_for_any(page, ["text=No graded attempts yet"])
         assert sat.attempt_id not in page.content()
     finally:
-        browser.close()
+        context.close()
 
 
 def _answers(journey: Journey, who: Candidate, attempt_id: str) -> Attempt:
@@ -252,13 +236,13 @@ def _answers(journey: Journey, who: Candidate, attempt_id: str) -> Attempt:
 
 
 def test_sigkill_mid_check_then_restart_resumes_with_every_submitted_answer(
-        playwright: Any, tmp_path: Path) -> None:
+        browser: Any, tmp_path: Path) -> None:
     app = AppServer(tmp_path)
     app.start()
     j = service(f"sqlite:///{tmp_path / 'coach.db'}")
-    browser = launch_profile(playwright, tmp_path / "profile")
+    own = launch_profile(browser, tmp_path / "profile")
     try:
-        page = browser.new_page()
+        page = own.new_page()
         start_check(page, app.url)
         attempt_id = page.url.split("attempt=", 1)[1].split("&", 1)[0]
         for n in range(1, 5):
@@ -267,7 +251,7 @@ def test_sigkill_mid_check_then_restart_resumes_with_every_submitted_answer(
             answer_current(page, text=f"{ANSWER} (answer {n})", choose=n % 2)
         wait_for_any(page, [SUBMIT])
         assert question_number(page) == 5
-        who = j.local_candidate(local_key(browser))
+        who = j.local_candidate(local_key(own))
         before = _answers(j, who, attempt_id)
         assert before.position == 4 and len(before.answers) == 4
         app.kill()
@@ -284,12 +268,12 @@ def test_sigkill_mid_check_then_restart_resumes_with_every_submitted_answer(
         wait_for_any(page, ["button:has-text('Resume at question 5')"])
         print(f"restart to healthy: {restart_s:.1f}s")
     finally:
-        browser.close()
+        own.close()
         app.stop()
         j.db.dispose()
 
 
-def test_a_database_outage_keeps_the_typed_answer_and_writes_it_when_back(playwright: Any, tmp_path: Path) -> None:
+def test_a_database_outage_keeps_the_typed_answer_and_writes_it_when_back(browser: Any, tmp_path: Path) -> None:
     from tests.support.postgres import PostgresServer, available
 
     if not available():
@@ -298,11 +282,10 @@ def test_a_database_outage_keeps_the_typed_answer_and_writes_it_when_back(playwr
     pg.init()
     app = AppServer(tmp_path, {"COACH_DATABASE_URL": pg.url})
     j: Journey | None = None
-    browser = launch_browser(playwright)
+    context = browser.new_context()
     try:
         app.start()
         j = service(pg.url)
-        context = browser.new_context()
         page = context.new_page()
         start_check(page, app.url)
         attempt_id = page.url.split("attempt=", 1)[1].split("&", 1)[0]
@@ -337,7 +320,7 @@ def test_a_database_outage_keeps_the_typed_answer_and_writes_it_when_back(playwr
         assert len(written) == 1 and written[0].text == typed
         assert attempt.position == index + 1
     finally:
-        browser.close()
+        context.close()
         app.stop()
         if j is not None:
             j.db.dispose()

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -143,11 +144,15 @@ def open_page(page: Any, url: str, expect: list[str], name: str = "Ada Lovelace"
     return found
 
 
-def local_key(context: Any) -> str:
-    """The browser's local-mode key (its cookie), to find the same candidate through the service."""
-    keys = [c["value"] for c in context.cookies() if c["name"] == "coach_local_key"]
-    assert keys, "the browser holds no coach_local_key cookie"
-    return str(keys[0])
+def local_key(context: Any, previous: str | None = None, timeout_s: float = 20.0) -> str:
+    """The browser's local-mode key (its cookie; the page's script sets it as the run ends), to find the same
+    candidate through the service; with `previous`, wait for a different one."""
+    for _ in range(int(timeout_s / 0.25)):
+        keys = [c["value"] for c in context.cookies() if c["name"] == "coach_local_key" and c["value"]]
+        if keys and keys[0] != previous:
+            return str(keys[0])
+        time.sleep(0.25)
+    raise AssertionError("the browser holds no (new) coach_local_key cookie")
 
 
 # -- answering --------------------------------------------------------------------------------------------
@@ -205,3 +210,13 @@ def start_check(page: Any, server_url: str, module: str = MODULE) -> None:
     open_page(page, f"{server_url}/check?module={module}", ["button:has-text('Start the readiness check')"])
     page.locator("button:has-text('Start the readiness check')").click()
     wait_for_any(page, [SUBMIT])
+
+
+def seed_local_key(context: Any, server_url: str, key: str | None = None) -> str:
+    """Give a fresh context a local-mode key cookie, so the app skips the name form (the candidate is created
+    with the default name): for suites that are not about identity."""
+    from coach.service.identity import new_local_key
+
+    key = key or new_local_key()
+    context.add_cookies([{"name": "coach_local_key", "value": key, "url": server_url}])
+    return key

@@ -325,3 +325,27 @@ def test_a_database_outage_keeps_the_typed_answer_and_writes_it_when_back(browse
         if j is not None:
             j.db.dispose()
         pg.destroy()
+
+
+def test_forget_this_browser_starts_a_new_candidate_that_also_survives_a_restart(
+        browser: Any, server: AppServer, journey: Journey, tmp_path: Path) -> None:
+    own = launch_profile(browser, tmp_path / "profile")
+    try:
+        page = own.new_page()
+        open_page(page, f"{server.url}/progress", ["text=My progress"], name="First Name")
+        first = local_key(own)
+        page.locator("[data-testid='stSidebar'] button:has-text('Forget this browser')").click()
+        open_page(page, f"{server.url}/progress", ["text=No graded attempts yet"], name="Second Name")
+        second = local_key(own, previous=first)
+    finally:
+        own.close()
+    assert first != second
+    own = launch_profile(browser, tmp_path / "profile")
+    try:
+        page = own.new_page()
+        page.goto(f"{server.url}/progress")
+        wait_for_any(page, ["[data-testid='stSidebar'] >> text=Second Name"])
+        assert local_key(own) == second
+    finally:
+        own.close()
+    assert journey.local_candidate(first).display_name == "First Name"  # the old one is kept, just not opened

@@ -116,10 +116,11 @@ def _local_candidate() -> Candidate | None:
         return cached
     if st.session_state.get(_FORGOTTEN):
         _write_cookie(None)
-    return _name_form()
+    _name_form()
+    return None
 
 
-def _name_form() -> Candidate | None:
+def _name_form() -> None:
     st.subheader("Welcome")
     st.info(LOCAL_MODE_NOTE)
     with st.form("coach-choose-name"):
@@ -135,8 +136,7 @@ def _name_form() -> Candidate | None:
     st.session_state[_KEY] = key
     st.session_state[_CANDIDATE] = candidate
     st.session_state.pop(_FORGOTTEN, None)
-    _write_cookie(key)
-    return candidate
+    st.rerun()  # redraw with the candidate everywhere (the sidebar ran before this form); that run sets the cookie
 
 
 # -- sidebar ----------------------------------------------------------------------------------------------

@@ -332,9 +332,10 @@ def test_forget_this_browser_starts_a_new_candidate_that_also_survives_a_restart
     own = launch_profile(browser, tmp_path / "profile")
     try:
         page = own.new_page()
-        open_page(page, f"{server.url}/progress", ["text=My progress"], name="First Name")
+        open_page(page, f"{server.url}/progress", ["text=No graded attempts yet"], name="First Name")
         first = local_key(own)
-        page.locator("[data-testid='stSidebar'] button:has-text('Forget this browser')").click()
+        settle(page)
+        page.locator("[data-testid='stSidebar']").get_by_role("button", name="Forget this browser").first.click()
         open_page(page, f"{server.url}/progress", ["text=No graded attempts yet"], name="Second Name")
         second = local_key(own, previous=first)
     finally:

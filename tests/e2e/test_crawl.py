@@ -103,7 +103,7 @@ def _urls(server: str, page: Any) -> list[str]:
 
 def test_every_button_and_link_on_every_page(server: str, page: Any) -> None:
     urls = _urls(server, page)
-    total, problems, seen = 0, [], set()
+    total, problems, seen = 0, [], set[str]()
     for url in urls:
         clicks, found = _crawl(page, url, seen)
         total += clicks

@@ -5,8 +5,9 @@ Usage: python scripts/bench_app.py [--module model-parallelism] [--runs 5] [--bu
 Each run starts a fresh server (fresh state folder) and times, from the moment `streamlit run` is launched:
 the first rendered page and the first graded answer on screen; then, in a practice test revealing each answer,
 click-to-feedback (Submit clicked -> the graded review visible) for short answers and MCQs; then a readiness
-check's last Submit -> its results visible. Prints one JSON object: min / median / max of each figure over the
-runs, the load before and after (`os.getloadavg`), and how many busy loops ran (`--busy N` starts N
+check's last Submit -> its results visible. Before each Submit the bench waits `--think` seconds (default 3), as a
+candidate reading and typing would: the app grades ahead in that time, which is the point of grading ahead.
+Prints one JSON object: min / median / max of each figure over the runs, the load before and after (`os.getloadavg`), and how many busy loops ran (`--busy N` starts N
 `python -c 'while 1: pass'` processes for the whole benchmark). Needs Debian's Chromium at /usr/bin/chromium.
 """
 
@@ -34,7 +35,7 @@ SHORT = ("Each pipeline stage waits for the previous one, so one token's latency
          "tensor parallelism splits every layer so all GPUs work on the token at the same moment.")
 
 
-def _answer(page: Any) -> tuple[str, float]:
+def _answer(page: Any, think: float) -> tuple[str, float]:
     """Answer the question on screen and time Submit -> its outcome visible (the review, the next question or
     the results). Returns (kind, seconds)."""
     widget = wait_for_any(page, ["textarea", RADIO])
@@ -45,6 +46,7 @@ def _answer(page: Any) -> tuple[str, float]:
     else:
         page.locator(RADIO).first.click()
     settle(page)
+    page.wait_for_timeout(think * 1000)  # a candidate reads and writes before Submit
     before = page.locator("[data-testid='stMain'] h4").first.inner_text()
     t0 = time.perf_counter()
     page.locator(SUBMIT).click()
@@ -63,7 +65,7 @@ def _answer(page: Any) -> tuple[str, float]:
     return ("short" if widget == "textarea" else "mcq"), time.perf_counter() - t0
 
 
-def one_run(module: str, questions: int, browser: Any) -> dict[str, Any]:
+def one_run(module: str, questions: int, think: float, browser: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"short_click_to_feedback_s": [], "mcq_click_to_feedback_s": []}
     with tempfile.TemporaryDirectory() as tmp:
         launched = time.perf_counter()
@@ -80,7 +82,7 @@ def one_run(module: str, questions: int, browser: Any) -> dict[str, Any]:
             settle(page)
             page.locator("button:has-text('Start practice test')").click()
             for n in range(questions):
-                kind, seconds = _answer(page)
+                kind, seconds = _answer(page, think)
                 if n == 0:
                     out["run_to_first_graded_answer_s"] = time.perf_counter() - launched
                 out[f"{kind}_click_to_feedback_s"].append(seconds)
@@ -96,7 +98,7 @@ def one_run(module: str, questions: int, browser: Any) -> dict[str, Any]:
                 found = wait_for_any(page, [RESULT, SUBMIT])
                 if found == RESULT:
                     break
-                _kind, last = _answer(page)
+                _kind, last = _answer(page, think)
             page.wait_for_selector(RESULT, timeout=300_000)
             out["last_submit_to_results_s"] = last
             context.close()
@@ -114,6 +116,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--busy", type=int, default=0, help="busy loops to run meanwhile (a loaded machine)")
     parser.add_argument("--questions", type=int, default=6, help="practice questions per run (reveal each)")
+    parser.add_argument("--think", type=float, default=3.0,
+                        help="seconds a candidate spends on a question before Submit (the app grades ahead meanwhile)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -124,7 +128,7 @@ def main() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for _ in range(args.runs):
-                runs.append(one_run(args.module, args.questions, browser))
+                runs.append(one_run(args.module, args.questions, args.think, browser))
                 print(json.dumps({"run": len(runs), **runs[-1]}), file=sys.stderr)
             browser.close()
     finally:
@@ -136,7 +140,7 @@ def main() -> None:
     for k in ("short_click_to_feedback_s", "mcq_click_to_feedback_s"):
         values = [v for r in runs for v in r[k]]
         out[k] = summary(values) if values else None
-    out.update(runs=args.runs, busy_loops=args.busy, cpus=os.cpu_count(),
+    out.update(runs=args.runs, busy_loops=args.busy, think_s=args.think, cpus=os.cpu_count(),
                load_before=[round(x, 2) for x in load_before], load_after=[round(x, 2) for x in os.getloadavg()])
     print(json.dumps(out, indent=2))
 

@@ -7,8 +7,9 @@ the first rendered page and the first graded answer on screen; then, in a practi
 click-to-feedback (Submit clicked -> the graded review visible) for short answers and MCQs; then a readiness
 check's last Submit -> its results visible. Before each Submit the bench waits `--think` seconds (default 3), as a
 candidate reading and typing would: the app grades ahead in that time, which is the point of grading ahead.
-Prints one JSON object: min / median / max of each figure over the runs, the load before and after (`os.getloadavg`), and how many busy loops ran (`--busy N` starts N
-`python -c 'while 1: pass'` processes for the whole benchmark). Needs Debian's Chromium at /usr/bin/chromium.
+Prints one JSON object: min / median / max of each figure over the runs, the load before and after
+(`os.getloadavg`), and how many busy loops ran (`--busy N` starts N `python -c 'while 1: pass'` processes for
+the whole benchmark). Needs Debian's Chromium at /usr/bin/chromium.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from coach.analytics.store_source import StoreResponseSource
 from coach.config import Settings
 from coach.content.bank import Bank
 from coach.content.schema import Difficulty
@@ -99,6 +100,15 @@ class Journey:
     def decision_log(self) -> DecisionStore:
         """The authoring studio's review log (`record_decision(...)`, `list_decisions(item_id=None)`)."""
         return DecisionStore(self.db)
+
+    def use_bank(self, bank: Bank) -> None:
+        """The content changed (an author published or stamped an item): new attempts and grades use this bank;
+        an attempt in progress keeps the items it was given. The grader and the database stay as they are."""
+        self.bank = bank
+
+    def responses(self, module: str | None = None) -> StoreResponseSource:
+        """Every candidate's graded answers, for the item analysis (`responses(item_id=None)`)."""
+        return StoreResponseSource(self.db, module)
 
     # -- identity ---------------------------------------------------------------------------------------------
     def local_candidate(self, key: str, display_name: str | None = None) -> Candidate:

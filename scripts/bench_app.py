@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.browse import NEXT, RADIO, RESULT, SUBMIT, settle, wait_for_any  # noqa: E402
+from tests.e2e.browse import NEXT, RADIO, RESULT, SUBMIT, settle, sign_in, wait_for_any  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.server import streamlit_server  # noqa: E402
 
@@ -76,6 +76,7 @@ def one_run(module: str, questions: int, think: float, browser: Any) -> dict[str
             page.goto(url)
             page.wait_for_selector("text=Learning path ·", timeout=300_000)
             out["run_to_first_page_s"] = time.perf_counter() - launched
+            sign_in(page, url)
             page.goto(f"{url}/practice?module={module}")
             wait_for_any(page, ["button:has-text('Start practice test')"])
             page.get_by_label("Questions").fill(str(questions))

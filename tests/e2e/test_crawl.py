@@ -20,10 +20,12 @@ MODULE = "model-parallelism"
 CONCEPT = "context-parallelism"
 CLICKABLE = (
     "[data-testid='stMain'] [data-testid='stButton'] button, [data-testid='stMain'] [data-testid='stPageLink'] a, "
-    "[data-testid='stSidebar'] [data-testid='stPageLink'] a, [data-testid='stSidebar'] [data-testid='stButton'] button"
+    "[data-testid='stSidebar'] [data-testid='stPageLink'] a, "
+    "[data-testid='stSidebar'] [data-testid='stButton'] button, "
+    "[data-testid='stMain'] [data-testid='stFormSubmitButton'] button"
 )
 # clicked last on a page: each changes what the page shows next (the attempt is gone, a new one starts)
-LAST = ("Abandon", "Start over", "Start", "Resume")
+LAST = ("Abandon", "Start over", "Start", "Resume", "Revoke", "Sign out", "Forget")
 
 
 def _open_expanders(page: Any) -> None:
@@ -44,7 +46,7 @@ def _order(page: Any) -> list[tuple[int, str, str | None]]:
     """(index, label, href) of every button and link, the ones that change the page's state last."""
     found = page.locator(CLICKABLE)
     items = [(i, " ".join(found.nth(i).inner_text().split()), found.nth(i).get_attribute("href"))
-             for i in range(found.count())]
+             for i in range(found.count()) if found.nth(i).is_visible()]  # not the ones inside a closed popover
     return sorted(items, key=lambda it: any(w in it[1] for w in LAST))
 
 
@@ -54,13 +56,14 @@ def _crawl(page: Any, url: str, seen: set[str]) -> tuple[int, list[str]]:
     _load(page, url)
     problems = [f"{url} on load: {c}" for c in crashes(page)]
     order = _order(page)
+    expected = page.locator(CLICKABLE).count()
     clicks = 0
     for index, label, href in order:
         if href is not None and href in seen:
             continue
         _load(page, url)
         found = page.locator(CLICKABLE)
-        if found.count() != len(order) or " ".join(found.nth(index).inner_text().split()) != label:
+        if found.count() != expected or " ".join(found.nth(index).inner_text().split()) != label:
             continue  # the page changed since (e.g. the attempt was abandoned by an earlier click)
         found.nth(index).click()
         clicks += 1
@@ -97,7 +100,7 @@ def _urls(server: str, page: Any) -> list[str]:
     return [
         f"{server}/", f"{server}/module?id={MODULE}", f"{server}/module", f"{server}/concept?id={CONCEPT}",
         f"{server}/concept", f"{server}/practice?module={MODULE}", f"{server}/results", finished,
-        f"{server}/check?module={MODULE}", running,
+        f"{server}/progress", f"{server}/misconceptions", f"{server}/check?module={MODULE}", running,
     ]
 
 

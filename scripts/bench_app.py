@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.e2e.browse import NEXT, RADIO, RESULT, SUBMIT, settle, sign_in, wait_for_any  # noqa: E402
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.e2e.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.server import streamlit_server  # noqa: E402
 
 SHORT = ("Each pipeline stage waits for the previous one, so one token's latency is the sum of the stage times; "
@@ -62,7 +62,7 @@ def _answer(page: Any, think: float) -> tuple[str, float]:
             return h4 && h4.innerText !== before;
         }""",
         arg=[NEXT, before], timeout=300_000, polling=20,
-    )
+    )  # (a failure leaves tests/e2e/artifacts/bench-failure.png behind: see main)
     return ("short" if widget == "textarea" else "mcq"), time.perf_counter() - t0
 
 
@@ -130,7 +130,14 @@ def main() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for _ in range(args.runs):
-                runs.append(one_run(args.module, args.questions, args.think, browser))
+                try:
+                    runs.append(one_run(args.module, args.questions, args.think, browser))
+                except Exception:
+                    for context in browser.contexts:
+                        for page in context.pages:
+                            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                            page.screenshot(path=str(ARTIFACTS / "bench-failure.png"), full_page=True)
+                    raise
                 print(json.dumps({"run": len(runs), **runs[-1]}), file=sys.stderr)
             browser.close()
     finally:

@@ -19,6 +19,17 @@ ANSWER = (
 CRASH_TEXT = re.compile(r"Traceback|\b[A-Z]\w*(Error|Exception)\b")
 
 
+def sign_in(page: Any, server: str, name: str = "Grace Hopper") -> None:
+    """Choose a display name in the local-mode form (once per browser context: the cookie keeps it)."""
+    page.goto(f"{server}/results")
+    field = page.get_by_label("Your display name")
+    field.wait_for(timeout=120_000)
+    field.fill(name)
+    page.get_by_role("button", name="Continue").click()
+    page.locator("[data-testid='stMain'] h1").first.wait_for(timeout=120_000)
+    settle(page)
+
+
 def settle(page: Any, timeout_s: float = 180.0) -> None:
     """Wait until Streamlit has finished the current run (its status widget shows while a script runs)."""
     page.wait_for_timeout(300)

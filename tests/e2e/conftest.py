@@ -38,12 +38,21 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh context (its own cookies: a new candidate) and page per test."""
+def new_candidate_page(browser: Any, server: str) -> Any:
+    """A fresh context (its own cookies: a new candidate, signed in with a display name) and its page."""
+    from tests.e2e.browse import sign_in
+
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield context.new_page()
-    context.close()
+    page = context.new_page()
+    sign_in(page, server)
+    return page
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    found = new_candidate_page(browser, server)
+    yield found
+    found.context.close()
 
 
 def shot(page: Any, name: str) -> Path:

@@ -17,7 +17,7 @@ from tests.e2e.browse import (
     settle,
     wait_for_any,
 )
-from tests.e2e.conftest import shot
+from tests.e2e.conftest import new_candidate_page, shot
 
 pytestmark = pytest.mark.e2e
 MODULE = "model-parallelism"
@@ -49,7 +49,7 @@ def test_a_check_in_progress_survives_a_reload_and_going_elsewhere(server: str, 
     # the answers given are kept: finish and see all three counted
     answer_until_results(page)
     assert re.search(r"10\s*/\s*10", page.locator("[data-testid='stMetric']").nth(2).inner_text())
-    stranger = browser.new_context().new_page()
+    stranger = new_candidate_page(browser, server)
     stranger.goto(page.url)
     settle(stranger)
     assert stranger.locator("text=Attempt not found").count(), "another candidate sees 'not found'"

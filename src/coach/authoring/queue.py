@@ -33,16 +33,31 @@ class Action(StrEnum):
 
 
 class DecisionRecord(Protocol):
-    """One stored decision, as the store returns it (exactly these fields)."""
+    """One stored decision, as the store returns it (exactly these fields, read-only: records may be frozen)."""
 
-    id: int
-    item_id: str
-    draft_path: str
-    action: str
-    reason: str
-    author: str
-    at: datetime  # UTC
-    resulting_version: int | None
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def item_id(self) -> str: ...
+
+    @property
+    def draft_path(self) -> str: ...
+
+    @property
+    def action(self) -> str: ...
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def author(self) -> str: ...
+
+    @property
+    def at(self) -> datetime: ...
+
+    @property
+    def resulting_version(self) -> int | None: ...
 
 
 class DecisionLog(Protocol):

@@ -73,25 +73,37 @@ def number_led(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Context:
-    """What the checks compare a candidate with: the rendered item, its models, and the embeddings."""
+    """What the checks compare a candidate with: the rendered item, its models, and the embeddings.
+
+    The semantic context embeds, in one batch, only the texts a prose comparison can reach (numbers are
+    compared as numbers); a text it did not foresee is embedded when first compared."""
 
     item: McqItem
     rendered: RenderedItem
     models: tuple[ModelConfig, ...]
     approx: bool
-    vectors: dict[str, np.ndarray]  # empty for the first, cheap pass: checks that need embeddings wait
+    vectors: dict[str, np.ndarray]
     page_text: str = ""
+    embedder: Embedder | None = None  # None: the first, cheap pass, whose checks need no embeddings
 
     @property
     def semantic(self) -> bool:
-        return bool(self.vectors)
+        return self.embedder is not None
 
     @property
     def key_text(self) -> str:
         return self.rendered.options[self.rendered.key_index or 0].text
 
+    def vector(self, text: str) -> np.ndarray:
+        found = self.vectors.get(text)
+        if found is None:
+            if self.embedder is None:
+                raise ValueError("the cheap context has no embeddings")
+            found = self.vectors[text] = self.embedder.embed([text])[0]
+        return found
+
     def cos(self, a: str, b: str) -> float:
-        return float(self.vectors[a] @ self.vectors[b])
+        return float(self.vector(a) @ self.vector(b))
 
 
 def models_of(item: McqItem, rendered: RenderedItem) -> tuple[ModelConfig, ...]:
@@ -108,16 +120,30 @@ def context(
     embedder: Embedder | None = None,
     page_text: str = "",
 ) -> Context:
-    """Without an embedder: the cheap context of the first pass. With one: stem, options and candidates embedded
-    in one batch."""
+    """Without an embedder: the cheap context of the first pass. With one: the texts that prose comparisons
+    will need (see `texts_to_embed`) embedded in one batch."""
     key = rendered.options[rendered.key_index or 0].text
     approx = bool(_APPROX.search(key) or _APPROX.search(rendered.stem))
     vectors: dict[str, np.ndarray] = {}
     if embedder is not None:
-        texts = list(dict.fromkeys([rendered.stem, *(o.text for o in rendered.options), *(c.text for c in candidates)]))
-        matrix: Matrix = embedder.embed(texts)
-        vectors = dict(zip(texts, matrix, strict=True))
-    return Context(item, rendered, models_of(item, rendered), approx, vectors, page_text)
+        texts = texts_to_embed(rendered, candidates)
+        if texts:
+            matrix: Matrix = embedder.embed(texts)
+            vectors = dict(zip(texts, matrix, strict=True))
+    return Context(item, rendered, models_of(item, rendered), approx, vectors, page_text, embedder)
+
+
+def texts_to_embed(rendered: RenderedItem, candidates: list[Candidate]) -> list[str]:
+    """A candidate with numbers beside a key with numbers is judged by its numbers, so only prose candidates
+    (or every candidate, when the key is prose) are embedded, with the stem, the key and the prose options
+    they are compared with. A number-led item whose candidates are all numbers embeds nothing."""
+    key = rendered.options[rendered.key_index or 0].text
+    numeric_key = bool(numbers(key))
+    prose = [c.text for c in candidates if not (numeric_key and numbers(c.text))]
+    if not prose:
+        return []
+    options = [o.text for o in rendered.options if o.correct or not numbers(o.text)]
+    return list(dict.fromkeys([rendered.stem, key, *options, *prose]))
 
 
 def problems(c: Candidate, ctx: Context) -> list[str]:
@@ -182,11 +208,18 @@ def duplicate_of(a: str, b: str, ctx: Context) -> bool:
     if not ctx.semantic:
         if same_text(a, b):
             return True
-        if an or bn:
-            words = SequenceMatcher(None, norm(re.sub(r"[\d,.]+", "", a)), norm(re.sub(r"[\d,.]+", "", b))).ratio()
-            return same_numbers(an, bn, ctx.approx) and units(a) == units(b) and words >= 0.8
-        return SequenceMatcher(None, norm(a), norm(b)).ratio() >= 0.9
+        if an or bn:  # the cheap tests first: difflib's ratio is the costly one
+            if not (same_numbers(an, bn, ctx.approx) and units(a) == units(b)):
+                return False
+            return _similar(norm(re.sub(r"[\d,.]+", "", a)), norm(re.sub(r"[\d,.]+", "", b)), 0.8)
+        return _similar(norm(a), norm(b), 0.9)
     return not (an or bn) and ctx.cos(a, b) >= DUPLICATE
+
+
+def _similar(a: str, b: str, bar: float) -> bool:
+    """difflib's ratio >= bar, skipped when its cheap upper bounds already fall short."""
+    matcher = SequenceMatcher(None, a, b)
+    return matcher.real_quick_ratio() >= bar and matcher.quick_ratio() >= bar and matcher.ratio() >= bar
 
 
 def _form(c: Candidate, ctx: Context) -> list[str]:

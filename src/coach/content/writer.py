@@ -23,9 +23,11 @@ class WriteError(ContentError):
 
 
 def item_yaml(item: Item, *, indent: int = 2) -> str:
-    """One item as a YAML list entry (`- id: ...`), indented for an `items:` list; defaults are left out."""
+    """One item as a YAML list entry (`- id: ...`), indented for an `items:` list; defaults are left out, but
+    `status` is always written (a reviewer reads `status: published` in the diff of an approval)."""
     data = item.model_dump(mode="json", exclude_defaults=True, exclude={"module"})
-    data = {"id": data.pop("id"), "type": item.type, **data}
+    data.pop("status", None)
+    data = {"id": data.pop("id"), "type": item.type, "status": item.status.value, **data}
     text = yaml.safe_dump([data], sort_keys=False, allow_unicode=True, width=110)
     pad = " " * indent
     return "".join(pad + line if line.strip() else line for line in text.splitlines(keepends=True))

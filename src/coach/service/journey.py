@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from coach.analytics.store_source import StoreResponseSource
 from coach.config import Settings
 from coach.content.bank import Bank
 from coach.content.schema import Difficulty
@@ -99,6 +100,15 @@ class Journey:
     def decision_log(self) -> DecisionStore:
         """The authoring studio's review log (`record_decision(...)`, `list_decisions(item_id=None)`)."""
         return DecisionStore(self.db)
+
+    def use_bank(self, bank: Bank) -> None:
+        """The content changed (an author published or stamped an item): new attempts and grades use this bank;
+        an attempt in progress keeps the items it was given. The grader and the database stay as they are."""
+        self.bank = bank
+
+    def responses(self, module: str | None = None) -> StoreResponseSource:
+        """Every candidate's graded answers, for the item analysis (`responses(item_id=None)`)."""
+        return StoreResponseSource(self.db, module)
 
     # -- identity ---------------------------------------------------------------------------------------------
     def local_candidate(self, key: str, display_name: str | None = None) -> Candidate:
@@ -259,14 +269,18 @@ class Journey:
 
         Speed only, never a grade: run it in the background when an attempt starts and after each answer, so
         Submit finds the work done."""
-        with self._grading:
-            grader = self.grader()
-            for item in attempt.items:
-                if item.type == "short":
-                    grader.context(target_for(self.bank, item))
-            rows = self._short_rows(attempt)
-            grader.prepare(rows)
-            for text, target in rows:
+        # One target (or answer) per hold of the lock, the current question's first: a grade asked for meanwhile
+        # waits for one piece of work, not for the whole attempt's.
+        order = [*range(attempt.position, len(attempt.items)), *range(attempt.position)]
+        for index in order:
+            item = attempt.items[index]
+            if item.type == "short":
+                with self._grading:
+                    self.grader().context(target_for(self.bank, item))
+        for text, target in self._short_rows(attempt):
+            with self._grading:
+                grader = self.grader()
+                grader.prepare([(text, target)])
                 grader.grade(text, target)  # the guard reports are kept too
 
     def grade_answer(self, candidate: Candidate, attempt_id: str, index: int) -> Score:

@@ -1,7 +1,15 @@
-"""Benchmark: time from `streamlit run` to the first rendered page, and time to grade one readiness check.
+"""Benchmark the app the way a candidate meets it: real `streamlit run`, real Chromium, clicks timed to what shows.
 
-Usage: python scripts/bench_app.py [--module model-parallelism] [--runs 5]
-Prints JSON. Needs Debian's Chromium at /usr/bin/chromium for the first-page figure.
+Usage: python scripts/bench_app.py [--module model-parallelism] [--runs 5] [--busy 2] [--questions 6]
+
+Each run starts a fresh server (fresh state folder) and times, from the moment `streamlit run` is launched:
+the first rendered page and the first graded answer on screen; then, in a practice test revealing each answer,
+click-to-feedback (Submit clicked -> the graded review visible) for short answers and MCQs; then a readiness
+check's last Submit -> its results visible. Before each Submit the bench waits `--think` seconds (default 3), as a
+candidate reading and typing would: the app grades ahead in that time, which is the point of grading ahead.
+Prints one JSON object: min / median / max of each figure over the runs, the load before and after
+(`os.getloadavg`), and how many busy loops ran (`--busy N` starts N `python -c 'while 1: pass'` processes for
+the whole benchmark). Needs Debian's Chromium at /usr/bin/chromium.
 """
 
 from __future__ import annotations
@@ -9,86 +17,140 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.e2e.browse import NEXT, RADIO, RESULT, SUBMIT, settle, sign_in, wait_for_any  # noqa: E402
+from tests.e2e.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.server import streamlit_server  # noqa: E402
 
+SHORT = ("Each pipeline stage waits for the previous one, so one token's latency is the sum of the stage times; "
+         "tensor parallelism splits every layer so all GPUs work on the token at the same moment.")
 
-def first_page_seconds(state: Path) -> dict[str, float]:
-    from playwright.sync_api import sync_playwright
 
-    start = time.monotonic()
-    with streamlit_server(state) as url:
-        healthy = time.monotonic() - start
-        with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path="/usr/bin/chromium",
-                args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-            )
-            page = browser.new_page()
+def _answer(page: Any, think: float) -> tuple[str, float]:
+    """Answer the question on screen and time Submit -> its outcome visible (the review, the next question or
+    the results). Returns (kind, seconds)."""
+    widget = wait_for_any(page, ["textarea", RADIO])
+    if widget == "textarea":
+        area = page.locator("textarea").first
+        area.fill(SHORT)
+        area.press("Control+Enter")
+    else:
+        page.locator(RADIO).first.click()
+    settle(page)
+    page.wait_for_timeout(think * 1000)  # a candidate reads and writes before Submit
+    before = page.locator("[data-testid='stMain'] h4").first.inner_text()
+    t0 = time.perf_counter()
+    page.locator(SUBMIT).click()
+    page.wait_for_function(
+        """([next, before]) => {
+            const main = document.querySelector("[data-testid='stMain']");
+            if (!main) return false;
+            const buttons = [...main.querySelectorAll('button')].map(b => b.innerText);
+            if (buttons.some(t => t.includes('Next question') || t.includes('See my results'))) return true;
+            if (main.innerText.includes('Your result')) return true;
+            const h4 = main.querySelector('h4');
+            return h4 && h4.innerText !== before;
+        }""",
+        arg=[NEXT, before], timeout=300_000, polling=20,
+    )  # (a failure leaves tests/e2e/artifacts/bench-failure.png behind: see main)
+    return ("short" if widget == "textarea" else "mcq"), time.perf_counter() - t0
+
+
+def one_run(module: str, questions: int, think: float, browser: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"short_click_to_feedback_s": [], "mcq_click_to_feedback_s": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        launched = time.perf_counter()
+        with streamlit_server(Path(tmp)) as url:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
             page.goto(url)
-            page.wait_for_selector("text=Learning path · AI Inference", timeout=120_000)
-            rendered = time.monotonic() - start
-            browser.close()
-    return {"health_s": round(healthy, 2), "first_page_s": round(rendered, 2)}
+            page.wait_for_selector("text=Learning path ·", timeout=300_000)
+            out["run_to_first_page_s"] = time.perf_counter() - launched
+            sign_in(page, url)
+            page.goto(f"{url}/practice?module={module}")
+            wait_for_any(page, ["button:has-text('Start practice test')"])
+            page.get_by_label("Questions").fill(str(questions))
+            page.get_by_label("Questions").press("Enter")
+            settle(page)
+            page.locator("button:has-text('Start practice test')").click()
+            for n in range(questions):
+                kind, seconds = _answer(page, think)
+                if n == 0:
+                    out["run_to_first_graded_answer_s"] = time.perf_counter() - launched
+                out[f"{kind}_click_to_feedback_s"].append(seconds)
+                settle(page)
+                page.locator(NEXT).first.click()
+                settle(page)
+            wait_for_any(page, [RESULT])
+            page.goto(f"{url}/check?module={module}")
+            wait_for_any(page, ["button:has-text('Start the readiness check')"])
+            page.locator("button:has-text('Start the readiness check')").click()
+            last = 0.0
+            for _ in range(40):
+                found = wait_for_any(page, [RESULT, SUBMIT])
+                if found == RESULT:
+                    break
+                _kind, last = _answer(page, think)
+            page.wait_for_selector(RESULT, timeout=300_000)
+            out["last_submit_to_results_s"] = last
+            context.close()
+    return out
 
 
-def grading_seconds(module: str, runs: int) -> dict[str, float]:
-    from coach.config import get_settings
-    from coach.content.loader import load_bank
-    from coach.grading.attempt import grade_attempt
-    from coach.grading.offline.grader import EmbeddingGrader
-    from coach.providers.st_embedder import SentenceTransformerEmbedder
-    from coach.session.assembly import assemble_readiness
-    from coach.session.runner import AttemptKind, advance, record, start
-
-    bank = load_bank(get_settings().content_dir)
-    t0 = time.monotonic()
-    from coach.providers.cross_encoder import CrossEncoderScorer
-
-    scorer = CrossEncoderScorer() if get_settings().cross_encoder else None  # COACH_CROSS_ENCODER, as the app
-    grader = EmbeddingGrader(SentenceTransformerEmbedder(), pair_scorer=scorer)
-    load_s = time.monotonic() - t0
-    times = []
-    for seed in range(runs):
-        items = assemble_readiness(bank, module, random.Random(seed))
-        attempt = start(AttemptKind.READINESS, module, items, seed)
-        for item in items:
-            if item.type == "mcq":
-                attempt = advance(record(attempt, choice=0))
-            else:
-                attempt = advance(record(attempt, text=item.model_answer or "x"))
-        t = time.monotonic()
-        grade_attempt(attempt, bank, grader)
-        times.append(time.monotonic() - t)
-    return {
-        "model_load_s": round(load_s, 2),
-        "grade_check_median_s": round(statistics.median(times), 3),
-        "grade_check_max_s": round(max(times), 3),
-        "runs": runs,
-        "shorts_per_check": sum(i.type == "short" for i in items),
-    }
+def summary(values: list[float]) -> dict[str, float | int]:
+    return {"min": round(min(values), 3), "median": round(statistics.median(values), 3),
+            "max": round(max(values), 3), "n": len(values)}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--module", default="model-parallelism")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--busy", type=int, default=0, help="busy loops to run meanwhile (a loaded machine)")
+    parser.add_argument("--questions", type=int, default=6, help="practice questions per run (reveal each)")
+    parser.add_argument("--think", type=float, default=3.0,
+                        help="seconds a candidate spends on a question before Submit (the app grades ahead meanwhile)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        out = {
-            "startup": first_page_seconds(Path(tmp)),
-            "grading": grading_seconds(args.module, args.runs),
-            "cpus": os.cpu_count(),
-        }
+    from playwright.sync_api import sync_playwright
+
+    load_before = os.getloadavg()
+    busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(args.busy)]
+    runs: list[dict[str, Any]] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for _ in range(args.runs):
+                try:
+                    runs.append(one_run(args.module, args.questions, args.think, browser))
+                except Exception:
+                    for context in browser.contexts:
+                        for page in context.pages:
+                            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                            page.screenshot(path=str(ARTIFACTS / "bench-failure.png"), full_page=True)
+                    raise
+                print(json.dumps({"run": len(runs), **runs[-1]}), file=sys.stderr)
+            browser.close()
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
+    keys = ["run_to_first_page_s", "run_to_first_graded_answer_s", "last_submit_to_results_s"]
+    out: dict[str, Any] = {k: summary([r[k] for r in runs]) for k in keys}
+    for k in ("short_click_to_feedback_s", "mcq_click_to_feedback_s"):
+        values = [v for r in runs for v in r[k]]
+        out[k] = summary(values) if values else None
+    out.update(runs=args.runs, busy_loops=args.busy, think_s=args.think, cpus=os.cpu_count(),
+               load_before=[round(x, 2) for x in load_before], load_after=[round(x, 2) for x in os.getloadavg()])
     print(json.dumps(out, indent=2))
 
 

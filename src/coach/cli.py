@@ -10,8 +10,8 @@ from pydantic import BaseModel
 
 from coach.config import get_settings
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Interview readiness coach")
-bank_app = typer.Typer(no_args_is_help=True, help="Validate and describe the question bank")
+app = typer.Typer(rich_markup_mode=None, no_args_is_help=True, add_completion=False, help="Interview readiness coach")
+bank_app = typer.Typer(rich_markup_mode=None, no_args_is_help=True, help="Validate and describe the question bank")
 app.add_typer(bank_app, name="bank")
 
 FACTS_DEFAULT = Path("../shared/reference/domain-facts.md")

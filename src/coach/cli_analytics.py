@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-analytics_app = typer.Typer(no_args_is_help=True, help="Item analysis from stored attempts")
+analytics_app = typer.Typer(rich_markup_mode=None, no_args_is_help=True, help="Item analysis from stored attempts")
 
 
 def _source(path: Path | None):  # type: ignore[no-untyped-def]

@@ -12,7 +12,9 @@ import typer
 if TYPE_CHECKING:
     from coach.content.bank import Bank
 
-author_app = typer.Typer(no_args_is_help=True, help="Authoring: stamps, page diffs, distractors, drafts, review")
+author_app = typer.Typer(
+    rich_markup_mode=None, no_args_is_help=True, help="Authoring: stamps, page diffs, distractors, drafts, review"
+)
 
 
 def _content_root(root: Path | None) -> Path:

@@ -16,7 +16,9 @@ import typer
 
 from coach.config import get_settings
 
-db_app = typer.Typer(no_args_is_help=True, help="The database: migrate it and see where it stands")
+db_app = typer.Typer(
+    rich_markup_mode=None, no_args_is_help=True, help="The database: migrate it and see where it stands"
+)
 
 
 def _status_lines(db: object) -> dict[str, object]:

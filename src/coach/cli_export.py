@@ -6,8 +6,8 @@ from pathlib import Path
 
 import typer
 
-export_app = typer.Typer(no_args_is_help=True, help="Export published items (Moodle XML, GIFT)")
-import_app = typer.Typer(no_args_is_help=True, help="Import items as drafts")
+export_app = typer.Typer(rich_markup_mode=None, no_args_is_help=True, help="Export published items (Moodle XML, GIFT)")
+import_app = typer.Typer(rich_markup_mode=None, no_args_is_help=True, help="Import items as drafts")
 
 
 def _bank(root: Path | None):  # type: ignore[no-untyped-def]

@@ -20,9 +20,13 @@ from coach.grading.offline.auto_rubric import auto_target
 from coach.grading.score import Score
 from coach.grading.target import GradedExample, GradingTarget
 
-eval_app = typer.Typer(no_args_is_help=True, help="Run a published evaluation protocol on a dataset")
-bench_app = typer.Typer(no_args_is_help=True, help="Throughput benchmarks")
-calibrate_app = typer.Typer(no_args_is_help=True, help="Fit the grader's parameters on training data")
+eval_app = typer.Typer(
+    rich_markup_mode=None, no_args_is_help=True, help="Run a published evaluation protocol on a dataset"
+)
+bench_app = typer.Typer(rich_markup_mode=None, no_args_is_help=True, help="Throughput benchmarks")
+calibrate_app = typer.Typer(
+    rich_markup_mode=None, no_args_is_help=True, help="Fit the grader's parameters on training data"
+)
 
 INPUT_COLUMNS = ("id", "question", "reference_answer", "answer")
 EXAMPLE_COLUMNS = ("question", "answer", "score")
@@ -120,7 +124,9 @@ def grade_command(
     input_csv: Path = typer.Argument(..., help="CSV with columns id,question,reference_answer,answer"),
     output: Path = typer.Option(..., "-o", "--output", help="Where to write id,score,confidence,flags"),
     no_llm: bool = typer.Option(False, "--no-llm", help="Grade offline only, even when a judge is configured"),
-    examples: Path | None = typer.Option(None, "--examples", help="Graded answers (question,answer,score)"),
+    examples: Path | None = typer.Option(
+        None, "--examples", help="Graded answers as anchors: a CSV with columns question,answer,score (score in "
+        "[0, 1], or add a max_score column); matched to the input by question text"),
 ) -> None:
     """Grade short answers against reference answers; each row is graded on its own."""
     from coach.grading.offline.grader import EmbeddingGrader

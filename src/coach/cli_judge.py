@@ -69,6 +69,6 @@ def register_calibrate(group: typer.Typer) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add `calibrate combine` to the `coach` app."""
-    group = typer.Typer(no_args_is_help=True, help="Fit grading parameters on labelled data")
+    group = typer.Typer(rich_markup_mode=None, no_args_is_help=True, help="Fit grading parameters on labelled data")
     register_calibrate(group)
     app.add_typer(group, name="calibrate")

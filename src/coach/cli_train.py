@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-train_app = typer.Typer(no_args_is_help=True, help="Train the grader's models")
+train_app = typer.Typer(rich_markup_mode=None, no_args_is_help=True, help="Train the grader's models")
 
 
 @train_app.command("cross-encoder")

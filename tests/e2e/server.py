@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# Another checkout's app to run instead (e.g. an old commit, to show that a browser test fails on it).
+APP_ROOT = Path(os.environ.get("COACH_E2E_APP_ROOT", ROOT))
 
 
 def free_port() -> int:
@@ -50,7 +52,7 @@ def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None) -
             "-m",
             "streamlit",
             "run",
-            str(ROOT / "app.py"),
+            str(APP_ROOT / "app.py"),
             "--server.port",
             str(port),
             "--server.address",
@@ -60,8 +62,8 @@ def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None) -
             "--server.fileWatcherType",
             "none",
         ],
-        cwd=ROOT,
-        env=env,
+        cwd=APP_ROOT,
+        env=env if APP_ROOT == ROOT else {**env, "PYTHONPATH": str(APP_ROOT / "src")},
         stdout=log,
         stderr=subprocess.STDOUT,
     )

@@ -6,6 +6,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from coach.service.identity import new_local_key
+from coach.ui.state import CANDIDATE_KEY
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 GOOD_SHORT = (
     "Each stage must finish before the next can start, so the per-token latency is the sum of the "
@@ -13,8 +16,11 @@ GOOD_SHORT = (
 )
 
 
-def open_page(page: str, module: str | None = None, **params: str) -> AppTest:
+def open_page(page: str, module: str | None = None, browser_key: str | None = None, **params: str) -> AppTest:
+    """A new browser session on a legacy `?page=` URL (redirected by the app); `browser_key` is the local
+    candidate's key, as the cookie would carry it (None: a new candidate, who skips the name form)."""
     at = AppTest.from_file(APP, default_timeout=180)
+    at.session_state[CANDIDATE_KEY] = browser_key or new_local_key()
     at.query_params["page"] = page
     if module:
         at.query_params["module"] = module

@@ -6,6 +6,7 @@ import pytest
 
 from coach.config import get_settings
 from coach.content.loader import load_bank
+from coach.ui.state import CANDIDATE_KEY
 from tests.ui.driver import answer_all, button, open_page
 
 MODULE = "model-parallelism"
@@ -102,25 +103,31 @@ def test_empty_and_overlong_answers_get_clear_messages_and_keep_the_text() -> No
     assert any("empty" in e.value for e in at.error)
     long_text = "tensor parallelism " * 400
     at.text_area[0].input(long_text)
+    at = at.run()  # before Submit: the box already says how much to cut
+    over = len(long_text.strip()) - 4000
+    assert any(f"cut at least {over:,}" in w.value for w in at.warning), [w.value for w in at.warning]
     at = button(at, "Submit answer").click().run()
     assert any("limit is 4,000" in e.value for e in at.error)
     assert at.text_area[0].value == long_text
 
 
-def test_a_reload_mid_test_resumes_from_the_url() -> None:
+def test_a_reload_mid_test_resumes_from_the_url_and_nobody_else_can_open_it() -> None:
     at = open_page("practice", MODULE)
     at.number_input[0].set_value(2).run()
     at = button(at, "Start practice test").click().run()
-    attempt_id = (
-        at.query_params["attempt"][0] if isinstance(at.query_params["attempt"], list) else at.query_params["attempt"]
-    )
-    fresh = open_page("practice", MODULE, attempt=attempt_id)  # a new browser session, same URL
+    attempt_id = at.query_params["attempt"]
+    attempt_id = attempt_id[0] if isinstance(attempt_id, list) else attempt_id
+    key = at.session_state[CANDIDATE_KEY]
+    fresh = open_page("practice", MODULE, browser_key=key, attempt=attempt_id)  # a new session, same browser
     assert not fresh.exception
     stem = next(m.value for m in at.markdown if m.value.startswith("####"))
     assert any(m.value == stem for m in fresh.markdown), "the running attempt is shown again"
     assert any(b.label == "Submit answer" for b in fresh.button)
-    gone = open_page("practice", MODULE, attempt="0123456789ab")
-    assert any("could not be found" in w.value for w in gone.warning)
+    stranger = open_page("practice", MODULE, attempt=attempt_id)  # another browser: another candidate
+    assert any("not found" in w.value for w in stranger.warning)
+    assert not any(m.value == stem for m in stranger.markdown)
+    gone = open_page("practice", MODULE, browser_key=key, attempt="0123456789ab")
+    assert any("not found" in w.value for w in gone.warning)
 
 
 @pytest.mark.parametrize("module", ["inference-fundamentals", "distributed-inference", "multi-gpu-serving"])

@@ -93,10 +93,12 @@ def strip_injected_credit(embedding: Score, report: InjectionReport) -> Score:
             )
         else:
             criteria.append(c)
-    if not lost:
-        return embedding
-    # The calibrated value is not a plain sum of criterion credits, so remove the injected share of it.
+    # The calibrated value is not a plain sum of criterion credits, so remove the injected share of it. When no
+    # criterion earned anything, the calibrated value is a residual of the similarity model alone (2-4% for a
+    # pure injection): an answer that carries instructions and earns no criterion earns nothing.
     earned = sum(c.weight * VERDICT_CREDIT[c.verdict] for c in embedding.criteria)
+    if not lost and earned:
+        return embedding
     kept = max(0.0, earned - lost) / earned if earned else 0.0
     return embedding.model_copy(update={"value": embedding.value * kept, "criteria": tuple(criteria)})
 

@@ -269,14 +269,18 @@ class Journey:
 
         Speed only, never a grade: run it in the background when an attempt starts and after each answer, so
         Submit finds the work done."""
-        with self._grading:
-            grader = self.grader()
-            for item in attempt.items:
-                if item.type == "short":
-                    grader.context(target_for(self.bank, item))
-            rows = self._short_rows(attempt)
-            grader.prepare(rows)
-            for text, target in rows:
+        # One target (or answer) per hold of the lock, the current question's first: a grade asked for meanwhile
+        # waits for one piece of work, not for the whole attempt's.
+        order = [*range(attempt.position, len(attempt.items)), *range(attempt.position)]
+        for index in order:
+            item = attempt.items[index]
+            if item.type == "short":
+                with self._grading:
+                    self.grader().context(target_for(self.bank, item))
+        for text, target in self._short_rows(attempt):
+            with self._grading:
+                grader = self.grader()
+                grader.prepare([(text, target)])
                 grader.grade(text, target)  # the guard reports are kept too
 
     def grade_answer(self, candidate: Candidate, attempt_id: str, index: int) -> Score:

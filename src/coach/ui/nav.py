@@ -70,8 +70,9 @@ def _author_pages() -> list[tuple[Callable[[], None], str, str]]:
 
 
 def identity() -> Any:
-    """helper "journey"'s identity module, or the local fallback until it lands."""
-    return _optional("coach.ui.identity") or importlib.import_module("coach.ui._identity_fallback")
+    from coach.ui import identity as found
+
+    return found
 
 
 def _redirect_legacy() -> None:

@@ -104,6 +104,7 @@ def _urls(server: str, page: Any) -> list[str]:
     ]
 
 
+@pytest.mark.timeout(2400)  # about a hundred fresh page loads and clicks: minutes on a loaded 2-core machine
 def test_every_button_and_link_on_every_page(server: str, page: Any) -> None:
     urls = _urls(server, page)
     total, problems, seen = 0, [], set[str]()

@@ -6,6 +6,8 @@ Nothing about an attempt lives only in the browser session but an answer the dat
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import streamlit as st
 
 from coach.errors import AttemptNotFound, CoachError, StoreUnavailable
@@ -25,10 +27,26 @@ def open_from_url(candidate: Candidate, kind: AttemptKind) -> Attempt | None:
     except AttemptNotFound as exc:
         st.warning(f"Attempt not found. {exc}")
         return None
+    except StoreUnavailable as exc:
+        _database_down(exc, attempt_id)
     if attempt.kind != kind:
         nav.go("check" if attempt.kind == AttemptKind.READINESS else "practice", module=attempt.module,
                attempt=attempt.id)
     return attempt
+
+
+def _database_down(exc: StoreUnavailable, attempt_id: str) -> NoReturn:
+    """The database cannot even open the attempt: say so, show what is kept in this tab, offer a retry."""
+    kept = state.pending(attempt_id)
+    if kept is None:
+        st.error(f"{exc} Your submitted answers are safe in the database; try again in a moment.")
+    else:
+        st.error(f"{exc} Your answer to question {kept.index + 1} is kept in this tab and will be saved when the "
+                 "database is back.")
+        if kept.text:
+            st.text_area("Your kept answer", kept.text, disabled=True, key=f"kept-{attempt_id}-{kept.index}")
+    st.button("Try again", key=f"retry-{attempt_id}")
+    st.stop()
 
 
 def _flush(candidate: Candidate, attempt: Attempt) -> Attempt:
@@ -39,12 +57,7 @@ def _flush(candidate: Candidate, attempt: Attempt) -> Attempt:
     try:
         attempt = services.journey().flush_pending(candidate, kept)
     except StoreUnavailable as exc:
-        st.error(f"{exc} Your answer to question {kept.index + 1} is kept in this tab and will be saved when the "
-                 "database is back.")
-        if kept.text:
-            st.text_area("Your kept answer", kept.text, disabled=True, key=f"kept-{attempt.id}-{kept.index}")
-        st.button("Try again", key=f"retry-{attempt.id}")
-        st.stop()
+        _database_down(exc, attempt.id)
     except CoachError as exc:
         st.error(f"Your kept answer to question {kept.index + 1} could not be saved: {exc}")
     state.drop_pending(attempt.id)

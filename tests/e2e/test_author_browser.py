@@ -13,13 +13,11 @@ import yaml
 
 from coach.content.loader import load_bank
 from coach.content.schema import Status
-from tests.e2e import test_browser
 from tests.e2e.server import streamlit_server
-from tests.e2e.test_browser import _wait_for_any
+from tests.e2e.browse import wait_for_any as _wait_for_any
 from tests.ui.author_support import TOKEN, copy_content
 
 pytestmark = pytest.mark.e2e
-browser = test_browser.browser  # the same headless Chromium fixture
 PAGE = "tp-column-row-splits"
 MODULE = "model-parallelism"
 

@@ -16,20 +16,20 @@ from coach.errors import ContentError
 
 _PAGES: dict[str, Any] = {}  # name -> st.Page, rebuilt every run by `main`
 
-# name: (title, url_path, icon)
+# name: (title, url_path, icon); Material icons ship with Streamlit, emoji need a font the browser may lack
 CORE = {
-    "home": ("Learning path", "", "🧭"),
-    "module": ("Module", "module", "📘"),
-    "concept": ("Concept", "concept", "📖"),
-    "check": ("Readiness check", "check", "✅"),
-    "practice": ("Practice test", "practice", "🏋️"),
-    "results": ("Results", "results", "📊"),
+    "home": ("Learning path", "", ":material/route:"),
+    "module": ("Module", "module", ":material/menu_book:"),
+    "concept": ("Concept", "concept", ":material/article:"),
+    "check": ("Readiness check", "check", ":material/fact_check:"),
+    "practice": ("Practice test", "practice", ":material/fitness_center:"),
+    "results": ("Results", "results", ":material/bar_chart:"),
 }
 IN_SIDEBAR = ("home", "check", "practice")
 # helper "journey"'s pages, wired in when their modules exist
 JOURNEY_PAGES = {
-    "progress": ("coach.ui.pages.progress", "My progress", "progress", "📈"),
-    "misconceptions": ("coach.ui.pages.profile", "Misconceptions", "misconceptions", "🧩"),
+    "progress": ("coach.ui.pages.progress", "My progress", "progress", ":material/trending_up:"),
+    "misconceptions": ("coach.ui.pages.profile", "Misconceptions", "misconceptions", ":material/psychology_alt:"),
 }
 # `?page=` of the old router -> (new page, how the old parameters map)
 LEGACY = {
@@ -103,7 +103,7 @@ def _build_pages() -> tuple[list[Any], list[tuple[str, str]]]:
             sidebar.append((name, title))
     for n, (render, title, url) in enumerate(_author_pages()):
         name = f"author:{n}"
-        _PAGES[name] = st.Page(render, title=title, url_path=url, icon="✍️")
+        _PAGES[name] = st.Page(render, title=title, url_path=url, icon=":material/edit_note:")
         sidebar.append((name, title))
     pages.extend(_PAGES.values())
     return pages, sidebar
@@ -124,7 +124,7 @@ def _sidebar(links: list[tuple[str, str]]) -> None:
 def main() -> None:
     from coach.ui import services
 
-    st.set_page_config(page_title="Interview readiness coach", page_icon="🧭", layout="wide")
+    st.set_page_config(page_title="Interview readiness coach", page_icon=":material/route:", layout="wide")
     services.warm_up()  # the model loads in the background while the first page renders
     try:
         services.bank()

@@ -17,7 +17,7 @@ from coach.session.runner import Attempt, Reveal
 from coach.ui import services, state
 from coach.ui.components.review import show_item_review
 
-DIFFICULTY_BADGE = {"easy": "🟢 easy", "medium": "🟠 medium", "hard": "🔴 hard"}
+DIFFICULTY_BADGE = {"easy": ":green[easy]", "medium": ":orange[medium]", "hard": ":red[hard]"}
 _WORD = re.compile(r"\w+")
 
 

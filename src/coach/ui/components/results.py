@@ -81,7 +81,7 @@ def show_results(card: ScoreCard, feedback: CoachFeedback, bank: Bank) -> None:
         st.markdown("**Read next**")
         for s in feedback.study:
             if s.concept in bank.concepts:
-                nav.link("concept", s.title, "📖", id=s.concept)
+                nav.link("concept", s.title, ":material/article:", id=s.concept)
                 st.caption(s.reason)
             else:
                 st.markdown(f"- **{s.title}** — {s.reason}")
@@ -92,7 +92,8 @@ def show_results(card: ScoreCard, feedback: CoachFeedback, bank: Bank) -> None:
     st.info(feedback.next_step)
     st.subheader("Question by question")
     for r in card.results:
-        icon = "✅" if r.score.value >= 0.999 else ("🟡" if r.score.value > 0 else "❌")
+        icon = (":material/check_circle:" if r.score.value >= 0.999
+                else (":material/adjust:" if r.score.value > 0 else ":material/cancel:"))
         with st.expander(
             f"{icon} Q{r.index + 1} · {r.item.difficulty.value} · {r.score.value:.0%} — {r.item.stem[:90]}"
         ):

@@ -9,7 +9,13 @@ from coach.content.render import RenderedItem
 from coach.grading.score import Score, Verdict
 from coach.session.runner import Answer
 
-VERDICT_ICON = {Verdict.MET: "✅", Verdict.PARTIAL: "🟡", Verdict.MISSED: "⬜", Verdict.CONTRADICTED: "❌"}
+# Material icons ship with Streamlit; emoji need a font the browser may lack
+VERDICT_ICON = {
+    Verdict.MET: ":green[:material/check_circle:]",
+    Verdict.PARTIAL: ":orange[:material/adjust:]",
+    Verdict.MISSED: ":gray[:material/radio_button_unchecked:]",
+    Verdict.CONTRADICTED: ":red[:material/cancel:]",
+}
 
 
 def concept_link(bank: Bank, concept_id: str) -> None:
@@ -18,7 +24,7 @@ def concept_link(bank: Bank, concept_id: str) -> None:
         return
     from coach.ui import nav
 
-    nav.link("concept", f"Study: {page.title}", "📖", id=concept_id)
+    nav.link("concept", f"Study: {page.title}", ":material/article:", id=concept_id)
 
 
 def show_item_review(item: RenderedItem, answer: Answer | None, score: Score, bank: Bank) -> None:

@@ -68,4 +68,4 @@ def render() -> None:
         return
     if _retakes_notice(candidate, module_id):
         st.button("Start the readiness check", type="primary", on_click=_start, args=(candidate, module_id))
-    nav.link("module", f"About {module.title}", "📘", id=module_id)
+    nav.link("module", f"About {module.title}", ":material/menu_book:", id=module_id)

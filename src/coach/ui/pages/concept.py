@@ -16,7 +16,7 @@ def render() -> None:
         if concept_id:
             st.warning(f"There is no concept page {concept_id!r}. Choose one below.")
         for cid, c in sorted(bank.concepts.items(), key=lambda kv: kv[1].title):
-            nav.link("concept", c.title, "📖", id=cid)
+            nav.link("concept", c.title, ":material/article:", id=cid)
         return
     st.title(page.title)
     st.caption(page.summary)
@@ -24,4 +24,4 @@ def render() -> None:
     module = bank.modules.get(page.module)
     if module is not None:
         st.divider()
-        nav.link("module", f"Module: {module.title}", "📘", id=module.id)
+        nav.link("module", f"Module: {module.title}", ":material/menu_book:", id=module.id)

@@ -33,8 +33,8 @@ def render() -> None:
             if ready:
                 c1, c2, c3 = st.columns(3)
                 with c1:
-                    nav.link("module", "Module page", "📘", id=module_id)
+                    nav.link("module", "Module page", ":material/menu_book:", id=module_id)
                 with c2:
-                    nav.link("check", "Readiness check", "✅", module=module_id)
+                    nav.link("check", "Readiness check", ":material/fact_check:", module=module_id)
                 with c3:
-                    nav.link("practice", "Practice test", "🏋️", module=module_id)
+                    nav.link("practice", "Practice test", ":material/fitness_center:", module=module_id)

@@ -58,7 +58,7 @@ def render() -> None:
         if st.query_params.get("id"):
             st.warning(f"There is no module {st.query_params['id']!r} to open. Choose one below.")
         for m in bank.ready_modules():
-            nav.link("module", m.title, "📘", id=m.id)
+            nav.link("module", m.title, ":material/menu_book:", id=m.id)
         return
     module = bank.modules[module_id]
     st.title(module.title)
@@ -85,9 +85,9 @@ def render() -> None:
         st.markdown("\n".join(f"- {t}" for t in module.tests))
     c1, c2 = st.columns(2)
     with c1:
-        nav.link("check", "Take the readiness check", "✅", module=module_id)
+        nav.link("check", "Take the readiness check", ":material/fact_check:", module=module_id)
     with c2:
-        nav.link("practice", "Configure a practice test", "🏋️", module=module_id)
+        nav.link("practice", "Configure a practice test", ":material/fitness_center:", module=module_id)
     if module.samples:
         st.subheader("Try a sample question")
         st.caption("Samples are for practice only: they never come up in this module's checks or practice tests.")

@@ -54,14 +54,14 @@ def render() -> None:
     if not attempt_id:
         st.title("Results")
         st.info("No attempt chosen. Finish a readiness check or a practice test to see its results here.")
-        nav.link("home", "Back to the learning path", "🧭")
+        nav.link("home", "Back to the learning path", ":material/route:")
         return
     try:
         graded = _graded(candidate, attempt_id)
     except AttemptNotFound as exc:
         st.title("Results")
         st.warning(f"Attempt not found. {exc}")
-        nav.link("home", "Back to the learning path", "🧭")
+        nav.link("home", "Back to the learning path", ":material/route:")
         return
     except CoachError as exc:
         st.title("Results")
@@ -79,6 +79,6 @@ def render() -> None:
     name = "check" if attempt.kind == AttemptKind.READINESS else "practice"
     c1, c2 = st.columns(2)
     with c1:
-        nav.link(name, f"Start another {kind.lower()}", "🔁", module=attempt.module)
+        nav.link(name, f"Start another {kind.lower()}", ":material/replay:", module=attempt.module)
     with c2:
-        nav.link("home", "Back to the learning path", "🧭")
+        nav.link("home", "Back to the learning path", ":material/route:")

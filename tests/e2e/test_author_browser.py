@@ -13,8 +13,8 @@ import yaml
 
 from coach.content.loader import load_bank
 from coach.content.schema import Status
-from tests.e2e.server import streamlit_server
 from tests.e2e.browse import wait_for_any as _wait_for_any
+from tests.e2e.server import streamlit_server
 from tests.ui.author_support import TOKEN, copy_content
 
 pytestmark = pytest.mark.e2e

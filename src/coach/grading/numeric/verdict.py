@@ -60,7 +60,9 @@ def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> C
         lifted = Verdict.MET if status is NumericStatus.MET and worded else Verdict.PARTIAL
         found = numeric.right[0].found
         assert found is not None
-        keep = verdict in (Verdict.MET, Verdict.PARTIAL) and semantic.evidence
+        # the words' span is the evidence only if it holds a number that met: else show the number's sentence
+        keep = (verdict in (Verdict.MET, Verdict.PARTIAL) and semantic.evidence is not None
+                and any(r.found is not None and r.found.text in semantic.evidence for r in numeric.right))
         update = {"verdict": lifted, "misconception_id": None, "by_numbers": False,
                   "evidence": semantic.evidence if keep else sentence_of(answer, found)}
     elif numeric.need > 0 and verdict is Verdict.MET:

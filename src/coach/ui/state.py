@@ -7,9 +7,11 @@ from typing import Any
 import streamlit as st
 
 from coach.service.views import PendingAnswer
+from coach.session.runner import Attempt
 
 CANDIDATE_KEY = "coach:local-key"
 PENDING = "coach:pending"  # answers the database could not take yet, by attempt id
+SEEN = "coach:seen"  # the last copy of each attempt this tab read, to keep answering through a database outage
 FLASH = "coach:flash"  # one message for the next run (set by a button callback), by attempt id or page
 
 
@@ -36,3 +38,12 @@ def show_flash(where: str) -> None:
     if kind:
         show: Any = getattr(st, kind)
         show(message)
+
+
+def remember(attempt: Attempt) -> None:
+    st.session_state.setdefault(SEEN, {})[attempt.id] = attempt
+
+
+def last_seen(attempt_id: str) -> Attempt | None:
+    found: Attempt | None = st.session_state.get(SEEN, {}).get(attempt_id)
+    return found

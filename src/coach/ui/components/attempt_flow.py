@@ -28,7 +28,14 @@ def open_from_url(candidate: Candidate, kind: AttemptKind) -> Attempt | None:
         st.warning(f"Attempt not found. {exc}")
         return None
     except StoreUnavailable as exc:
-        _database_down(exc, attempt_id)
+        seen = state.last_seen(attempt_id)
+        if seen is None or state.pending(attempt_id) is not None:
+            _database_down(exc, attempt_id)
+        # the question on screen stays answerable: its answer is kept in this tab until the database is back
+        st.warning("The database is not reachable right now. You can go on answering: what you submit is kept "
+                   "in this tab and saved when the database is back.")
+        return seen
+    state.remember(attempt)
     if attempt.kind != kind:
         nav.go("check" if attempt.kind == AttemptKind.READINESS else "practice", module=attempt.module,
                attempt=attempt.id)
@@ -39,12 +46,15 @@ def _database_down(exc: StoreUnavailable, attempt_id: str) -> NoReturn:
     """The database cannot even open the attempt: say so, show what is kept in this tab, offer a retry."""
     kept = state.pending(attempt_id)
     if kept is None:
-        st.error(f"{exc} Your submitted answers are safe in the database; try again in a moment.")
+        st.error("The database is not reachable right now. The answers you submitted before are safe in it; "
+                 "try again in a moment.")
     else:
-        st.error(f"{exc} Your answer to question {kept.index + 1} is kept in this tab and will be saved when the "
-                 "database is back.")
+        st.error(str(exc))
         if kept.text:
-            st.text_area("Your kept answer", kept.text, disabled=True, key=f"kept-{attempt_id}-{kept.index}")
+            st.text_area(f"Your kept answer to question {kept.index + 1}", kept.text, disabled=True,
+                         key=f"kept-{attempt_id}-{kept.index}")
+        else:
+            st.caption(f"Your answer to question {kept.index + 1} is kept in this tab.")
     st.button("Try again", key=f"retry-{attempt_id}")
     st.stop()
 

@@ -1,5 +1,11 @@
-"""Streamlit entry point: wiring only. Run with `streamlit run app.py`."""
+"""Streamlit entry point: wiring only. Run with `streamlit run app.py`.
 
-from coach.ui.nav import main
+`st.App` lets the server start the model loading before the first browser connects (`lifespan`); each
+browser session runs `coach/ui/entry/session.py`.
+"""
 
-main()
+import streamlit as st
+
+from coach.ui.server import SCRIPT, lifespan
+
+app = st.App(SCRIPT, lifespan=lifespan)

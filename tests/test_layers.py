@@ -125,8 +125,10 @@ def test_the_layer_table_catches_an_upward_import(tmp_path: Path) -> None:
 
 
 def test_app_py_only_wires() -> None:
+    # streamlit is imported only to declare the `st.App` (`streamlit run` finds it by reading the file)
     app = SRC.parents[1] / "app.py"
-    assert {m.split(".")[0] for m in imports_of(app)} <= {"coach"}
+    assert {m.split(".")[0] for m in imports_of(app)} <= {"coach", "streamlit"}
+    assert "App(" in app.read_text() and "main()" not in app.read_text()
     assert len(app.read_text().splitlines()) < 15
 
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from coach.service.identity import new_local_key
 from coach.ui.state import CANDIDATE_KEY
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "src" / "coach" / "ui" / "entry" / "session.py")  # per session
 GOOD_SHORT = (
     "Each stage must finish before the next can start, so the per-token latency is the sum of the "
     "stage times; splitting across GPUs adds capacity, not speed."

@@ -125,7 +125,7 @@ def main() -> None:
     from coach.ui import services
 
     st.set_page_config(page_title="Interview readiness coach", page_icon=":material/route:", layout="wide")
-    services.warm_up()  # the model loads in the background while the first page renders
+    services.warm_up()  # started by the server's lifespan (app.py); here too for AppTest, a no-op after
     try:
         services.bank()
     except ContentError as exc:

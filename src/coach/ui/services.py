@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 import threading
+import time
+from collections import OrderedDict
 
 import streamlit as st
 
@@ -68,12 +71,20 @@ def journey() -> Journey:
 def warm_up() -> threading.Thread:
     """Start loading the embedding model in the background, once per server process (the first page does
     not wait for it; the first grade waits only for what is left)."""
-    thread = threading.Thread(target=journey().warm_up, name="coach-warm-up", daemon=True)
+    thread = threading.Thread(target=_warm_up_and_say, name="coach-warm-up", daemon=True)
     thread.start()
     return thread
 
 
-_prepared: set[tuple[str, int]] = set()
+def _warm_up_and_say() -> None:
+    start = time.perf_counter()
+    journey().warm_up()
+    # one line in the server's log, so an operator (and the server test) can see the model is ready
+    print(f"coach: the embedding model is ready ({time.perf_counter() - start:.1f} s)", file=sys.stderr, flush=True)
+
+
+_prepared: OrderedDict[tuple[str, int], None] = OrderedDict()  # the states already prepared, newest last
+_PREPARED_KEPT = 4096  # a long-running server forgets the oldest; preparing one twice costs time, not results
 _prepared_lock = threading.Lock()
 
 
@@ -83,6 +94,8 @@ def prepare_in_background(attempt: Attempt) -> None:
     with _prepared_lock:
         if key in _prepared:
             return
-        _prepared.add(key)
+        _prepared[key] = None
+        while len(_prepared) > _PREPARED_KEPT:
+            _prepared.popitem(last=False)
     threading.Thread(target=journey().prepare_grading, args=(attempt,), name="coach-grade-ahead",
                      daemon=True).start()

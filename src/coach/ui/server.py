@@ -12,8 +12,8 @@ SCRIPT = str(Path(__file__).with_name("entry") / "session.py")
 
 @asynccontextmanager
 async def lifespan(_app: Any) -> AsyncIterator[None]:
-    """Start loading the embedding model (and preparing nothing else) as the server starts, in a background
-    thread, so the first page does not wait for it and the first grade waits only for what is left."""
+    """Start loading the embedding model in a background thread as the server starts, so neither the first
+    page nor the first grade waits for all of it."""
     from coach.ui import services
 
     services.warm_up()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from streamlit.testing.v1 import AppTest
 
 from coach.service.identity import new_local_key
+from coach.ui.server import SCRIPT
 from coach.ui.state import CANDIDATE_KEY
 
-APP = str(Path(__file__).resolve().parents[2] / "src" / "coach" / "ui" / "entry" / "session.py")  # per session
+APP = SCRIPT  # the script each browser session runs; app.py only declares the server around it
 GOOD_SHORT = (
     "Each stage must finish before the next can start, so the per-token latency is the sum of the "
     "stage times; splitting across GPUs adds capacity, not speed."

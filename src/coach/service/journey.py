@@ -264,20 +264,24 @@ class Journey:
         with self._grading:
             self.grader().encoder.encode(["warm up"])
 
-    def prepare_grading(self, attempt: Attempt) -> None:
+    def prepare_grading(self, attempt: Attempt, stop: Callable[[], bool] = lambda: False) -> None:
         """Encode what grading this attempt needs so far: every short item's target and the answers given.
 
         Speed only, never a grade: run it in the background when an attempt starts and after each answer, so
-        Submit finds the work done."""
+        Submit finds the work done. `stop()` is asked between pieces of work (true when the process is exiting)."""
         # One target (or answer) per hold of the lock, the current question's first: a grade asked for meanwhile
         # waits for one piece of work, not for the whole attempt's.
         order = [*range(attempt.position, len(attempt.items)), *range(attempt.position)]
         for index in order:
             item = attempt.items[index]
+            if stop():
+                return
             if item.type == "short":
                 with self._grading:
                     self.grader().context(target_for(self.bank, item))
         for text, target in self._short_rows(attempt):
+            if stop():
+                return
             with self._grading:
                 grader = self.grader()
                 grader.prepare([(text, target)])

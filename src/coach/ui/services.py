@@ -16,6 +16,7 @@ from coach.grading.attempt import JudgeReview
 from coach.grading.offline.grader import EmbeddingGrader
 from coach.service.journey import Journey
 from coach.session.runner import Attempt
+from coach.ui import background
 
 
 @st.cache_resource(show_spinner="Loading the question bank…")
@@ -71,9 +72,7 @@ def journey() -> Journey:
 def warm_up() -> threading.Thread:
     """Start loading the embedding model in the background, once per server process (the first page does
     not wait for it; the first grade waits only for what is left)."""
-    thread = threading.Thread(target=_warm_up_and_say, name="coach-warm-up", daemon=True)
-    thread.start()
-    return thread
+    return background.start(_warm_up_and_say, name="coach-warm-up")
 
 
 def _warm_up_and_say() -> None:
@@ -97,5 +96,5 @@ def prepare_in_background(attempt: Attempt) -> None:
         _prepared[key] = None
         while len(_prepared) > _PREPARED_KEPT:
             _prepared.popitem(last=False)
-    threading.Thread(target=journey().prepare_grading, args=(attempt,), name="coach-grade-ahead",
-                     daemon=True).start()
+    background.start(lambda: journey().prepare_grading(attempt, stop=background.stopping),
+                     name="coach-grade-ahead")

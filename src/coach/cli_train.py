@@ -27,6 +27,11 @@ def train_cross_encoder_command(
     max_steps: int = typer.Option(-1, "--max-steps", help="Stop after this many steps (-1: the epochs decide)"),
     threads: int = typer.Option(1, "--threads", help="torch threads (0: torch's default)"),
     version: str = typer.Option("", "--version", help="Adapter version to record (default: today's date)"),
+    irrelevant: int = typer.Option(0, "--irrelevant", help="Shuffled unrelated pairs to add (labelled irrelevant)"),
+    lora_layers: str = typer.Option("3,4,5", "--lora-layers", help="Encoder layers to adapt, comma-separated"),
+    lora_r: int = typer.Option(8, "--lora-r", help="LoRA rank (alpha is twice the rank)"),
+    learning_rate: float = typer.Option(3e-3, "--learning-rate"),
+    balance: bool = typer.Option(False, "--balance/--no-balance", help="Weight the loss by inverse label frequency"),
 ) -> None:
     """Fit the cross-encoder's LoRA adapter and head on training pairs; write them with their figures."""
     from coach.config import get_settings
@@ -38,13 +43,16 @@ def train_cross_encoder_command(
     bank = load_bank(content_dir or get_settings().content_dir)
     public = [r for r in read_semeval(semeval_path) if r.split == "train"]
     public += [r for r in read_saf(saf_path) if r.split == "training"]
-    pairs, counts = training_pairs(public, bank, per_dataset, seed)
+    pairs, counts = training_pairs(public, bank, per_dataset, seed, irrelevant=irrelevant)
     if limit > 0:
         pairs = pairs[:limit]
     data = {"sources": ["SemEval-2013 2-way train (SciEntsBank, Beetle), half-A questions",
-                        "SAF v1 training, half-A questions", "bank pairs (questions/, rubrics/, misconceptions)"],
+                        "SAF v1 training, half-A questions", "bank pairs (questions/, rubrics/, misconceptions)",
+                        "shuffled pairs of the above sharing at most 2 content words (irrelevant)"],
             "per_dataset": per_dataset, "limit": limit, "counts": counts, "used": len(pairs)}
-    config = TrainConfig(seed=seed, epochs=epochs, max_steps=max_steps, threads=threads)
+    layers = tuple(int(x) for x in lora_layers.split(",") if x.strip())
+    config = TrainConfig(seed=seed, epochs=epochs, max_steps=max_steps, threads=threads, lora_layers=layers,
+                         lora_r=lora_r, lora_alpha=2 * lora_r, learning_rate=learning_rate, balance=balance)
     meta = train_cross_encoder(pairs, out, config, data=data, version=version,
                                say=lambda m: typer.echo(m, err=True))
     typer.echo(json.dumps({"out": str(out), "figures": meta["figures"], "pairs": meta["pairs"]}, indent=2))

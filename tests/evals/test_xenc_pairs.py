@@ -12,12 +12,15 @@ from coach.evals.xenc_pairs import (
     CORRECT,
     IRRELEVANT,
     PARTIAL,
+    answer_spans,
     bank_pairs,
     in_half_a,
     public_pairs,
+    shuffled_irrelevant,
     swap_terms,
     training_pairs,
 )
+from coach.grading.offline.lexical import content_set
 
 
 def test_swaps_flip_both_ways_and_keep_case() -> None:
@@ -54,6 +57,27 @@ def test_bank_pairs_label_misconceptions_contradicting_their_criteria(bank: Bank
     statement = bank.misconceptions["embedding-split-hidden"].statement
     assert (statement, masked.description, CONTRADICTS) in pairs
     assert all((p, masked.description, CORRECT) in pairs for p in masked.phrasings)
+    # the statement also meets a phrasing, so "contradicts" is not learnt as "uses other words than the description"
+    assert any(a == statement and b in masked.phrasings and y == CONTRADICTS for a, b, y in pairs)
+    # and a phrasing is correct against another phrasing, not only against the description
+    assert any(a in masked.phrasings and b in masked.phrasings and a != b and y == CORRECT for a, b, y in pairs)
+
+
+def test_answer_spans_are_the_closest_sentences_and_both_in_order() -> None:
+    text = "Decode reads the weights. Prefill is compute-bound. The KV cache grows with context."
+    spans = answer_spans(text, "the KV cache grows with the context length during decode")
+    assert spans == ["Decode reads the weights.", "The KV cache grows with context.",
+                     "Decode reads the weights. The KV cache grows with context."]
+
+
+def test_shuffled_irrelevant_pairs_share_few_words() -> None:
+    pairs = [("ring all-reduce sends two bytes per element", "tensor parallel all-reduce per layer", CORRECT),
+             ("photosynthesis makes sugar from light", "plants turn light into chemical energy", CORRECT),
+             ("the battery terminal is connected to the bulb", "a closed path lets current flow", PARTIAL)]
+    out = shuffled_irrelevant(pairs, 20, random.Random(1))
+    assert out and all(y == IRRELEVANT for _, _, y in out)
+    assert all(len(content_set(a) & content_set(b)) <= 2 for a, b, _ in out)
+    assert shuffled_irrelevant(pairs, 20, random.Random(1)) == out
 
 
 def test_training_pairs_are_seeded(bank: Bank) -> None:
@@ -63,3 +87,5 @@ def test_training_pairs_are_seeded(bank: Bank) -> None:
     c, _ = training_pairs(rows, bank, per_dataset=10, seed=4)
     assert a == b and a != c
     assert counts["public_train_splits"] + counts["bank"] == len(a)
+    d, more = training_pairs(rows, bank, per_dataset=10, seed=3, irrelevant=50)
+    assert more["shuffled_irrelevant"] == 50 and len(d) == len(a) + 50

@@ -121,21 +121,38 @@ def misconception_texts(bank: Bank, mid: str) -> list[str]:
     return list(dict.fromkeys([m.statement, *getattr(m, "statements", ()), *m.phrasings]))
 
 
+def answer_spans(text: str, to: str, k: int = 2) -> list[str]:
+    """The `k` sentences of `text` closest to `to` (lexically), and, when two, both joined in the answer's order:
+    the shape of what the grader reads against a criterion (`grading.offline.cross.criterion_spans`)."""
+    spans = sentences(text)
+    want = content_set(to)
+    top = sorted(sorted(range(len(spans)), key=lambda i: -len(content_set(spans[i]) & want))[:k])
+    out = [spans[i] for i in top]
+    return [*out, " ".join(out)] if len(out) > 1 else out
+
+
 def bank_pairs(bank: Bank, rng: random.Random) -> list[Pair]:
+    """Pairs from the bank. The second text is the criterion's description or, so the model does not learn that
+    "correct" means "shares the description's words", another of its phrasings; contradicting texts are
+    paired with both too, and term swaps keep nearly every word, so overlap alone tells no label."""
     targets = bank_targets(bank)
     pairs: list[Pair] = []
     for t in targets:
         others = [o for o in targets if o.item_id != t.item_id]
         for _cid, desc, phrasings, mis in t.criteria:
-            best = closest_sentence(t.answer, desc)
-            for text in dict.fromkeys([best, *phrasings]):
-                if text:
-                    pairs.append((text, desc, CORRECT))
+            right = list(dict.fromkeys([*answer_spans(t.answer, desc), *phrasings]))
+            for text in right:
+                refs = [desc, *rng.sample([p for p in phrasings if p != text], max(0, min(1, len(phrasings) - 1)))]
+                for ref in refs:
+                    pairs.append((text, ref, CORRECT))
                     swapped = swap_terms(text)
                     if swapped:
-                        pairs.append((swapped, desc, CONTRADICTS))
+                        pairs.append((swapped, ref, CONTRADICTS))
             for mid in mis:
-                pairs.extend((text, desc, CONTRADICTS) for text in misconception_texts(bank, mid))
+                for text in misconception_texts(bank, mid):
+                    pairs.append((text, desc, CONTRADICTS))
+                    if phrasings:
+                        pairs.append((text, rng.choice(phrasings), CONTRADICTS))
             if others:
                 other = rng.choice(others)
                 pairs.append((rng.choice(rng.choice(other.criteria)[2]), desc, IRRELEVANT))
@@ -150,13 +167,31 @@ def bank_pairs(bank: Bank, rng: random.Random) -> list[Pair]:
     return [p for p in dict.fromkeys(pairs) if p[0].strip() and p[1].strip()]
 
 
-def training_pairs(public: Sequence[Row], bank: Bank, per_dataset: int, seed: int) -> tuple[list[Pair], dict[str, int]]:
-    """All pairs, shuffled with `seed`, and how many came from each source."""
+def shuffled_irrelevant(pairs: Sequence[Pair], n: int, rng: random.Random, max_shared: int = 2) -> list[Pair]:
+    """`n` irrelevant pairs: a first text of one pair against the second text of another, sharing at most
+    `max_shared` content words (public answers meet bank criteria and the reverse, so "irrelevant" is learnt
+    from text that is plainly about something else, not only from the bank's neighbouring items)."""
+    if len(pairs) < 2:
+        return []
+    out: list[Pair] = []
+    for _ in range(n * 4):
+        if len(out) >= n:
+            break
+        a, b = rng.choice(pairs)[0], rng.choice(pairs)[1]
+        if len(content_set(a) & content_set(b)) <= max_shared:
+            out.append((a, b, IRRELEVANT))
+    return out
+
+
+def training_pairs(public: Sequence[Row], bank: Bank, per_dataset: int, seed: int,
+                   irrelevant: int = 0) -> tuple[list[Pair], dict[str, int]]:
+    """All pairs, shuffled with `seed`, and how many came from each source (`irrelevant`: shuffled pairs added)."""
     rng = random.Random(seed)
     pub = public_pairs(public, per_dataset, rng)
     own = bank_pairs(bank, rng)
-    pairs = pub + own
+    shuffled = shuffled_irrelevant(pub + own, irrelevant, rng)
+    pairs = pub + own + shuffled
     rng.shuffle(pairs)
-    counts = {"public_train_splits": len(pub), "bank": len(own)}
+    counts = {"public_train_splits": len(pub), "bank": len(own), "shuffled_irrelevant": len(shuffled)}
     counts.update({f"label/{PAIR_LABELS[k]}": sum(1 for p in pairs if p[2] == k) for k in range(len(PAIR_LABELS))})
     return pairs, counts

@@ -41,6 +41,7 @@ class TrainConfig:
     validation_share: float = 0.08  # held out of the given pairs, seeded, for the recorded figures
     max_steps: int = -1  # > 0: stop after this many steps (the test's tiny run)
     threads: int = 0  # torch threads (0: torch's default); one thread wins on a crowded 2-core machine
+    balance: bool = False  # weight the loss by inverse label frequency, so no label wins by being common
 
 
 def split_validation(pairs: Sequence[Pair], share: float, rng: random.Random) -> tuple[list[Pair], list[Pair]]:
@@ -84,7 +85,9 @@ def train_cross_encoder(pairs: Sequence[Pair], out: Path, config: TrainConfig = 
             save_strategy="no", logging_steps=25, use_cpu=True, dataloader_num_workers=0,
             disable_tqdm=True,
         )
-        trainer = CrossEncoderTrainer(model=ce, args=args, train_dataset=dataset, loss=CrossEntropyLoss(ce))
+        weight = _label_weights(train) if config.balance else None
+        trainer = CrossEncoderTrainer(model=ce, args=args, train_dataset=dataset,
+                                      loss=CrossEntropyLoss(ce, weight=weight))
         start = time.perf_counter()
         result = trainer.train()
         seconds = time.perf_counter() - start
@@ -112,6 +115,15 @@ def train_cross_encoder(pairs: Sequence[Pair], out: Path, config: TrainConfig = 
     }
     (out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return meta
+
+
+def _label_weights(pairs: Sequence[Pair]) -> Any:
+    """Inverse label frequency, normalised to mean 1 over the labels present (absent labels weigh 1)."""
+    import torch
+
+    counts = Counter(y for _, _, y in pairs)
+    n, k = len(pairs), len(counts)
+    return torch.tensor([n / (k * counts[i]) if counts[i] else 1.0 for i in range(len(PAIR_LABELS))])
 
 
 def _validation(ce: Any, val: Sequence[Pair]) -> dict[str, Any]:

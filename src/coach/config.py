@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     # COACH_CROSS_ENCODER: read answers with the trained cross-encoder. Off until a shipped adapter passes the
     # dev-set gate (coach eval devsets): the current one, trained for 120 CPU steps, does not (see the data card).
     cross_encoder: bool = Field(default=False)
+    # COACH_CROSS_ENCODER_ADAPTER: an adapter folder `coach train cross-encoder` wrote (default: the shipped one)
+    cross_encoder_adapter: Path | None = None
     llm_timeout_s: float = 30.0
     llm_max_concurrency: int = 4
     llm_max_retries: int = 3

@@ -43,3 +43,16 @@ def test_it_tells_a_paraphrase_from_an_unrelated_text(pair_scorer) -> None:  # t
     ])
     correct = PAIR_LABELS.index("correct")
     assert right[correct] > off[correct]
+
+
+def test_an_adapter_folder_can_be_named_by_the_environment(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from coach.config import get_settings
+    from coach.providers import registry
+
+    monkeypatch.setattr(registry, "_pair_scorer", None)
+    monkeypatch.setenv("COACH_CROSS_ENCODER_ADAPTER", str(tmp_path / "not-trained"))
+    get_settings.cache_clear()
+    try:
+        assert registry.default_pair_scorer() is None  # no adapter there: the grader falls back to the bi-encoder
+    finally:
+        get_settings.cache_clear()

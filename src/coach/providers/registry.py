@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from coach.providers.base import ChatModel
@@ -45,16 +46,19 @@ def default_embedder() -> SentenceTransformerEmbedder:
     return _embedder
 
 
-def default_pair_scorer() -> CrossEncoderScorer | None:
-    """The process-wide cross-encoder with the shipped adapter, or None when no adapter is installed (the
-    grader then judges criteria by the bi-encoder alone)."""
+def default_pair_scorer(adapter: Path | None = None) -> CrossEncoderScorer | None:
+    """The process-wide cross-encoder with the shipped adapter (or the folder `adapter`, as the first call
+    names it, else COACH_CROSS_ENCODER_ADAPTER), or None when no adapter is there (the grader then judges
+    criteria by the bi-encoder alone)."""
     global _pair_scorer
     if _pair_scorer is None:
         with _embedder_lock:
             if _pair_scorer is None:
+                from coach.config import get_settings
                 from coach.providers.cross_encoder import CrossEncoderScorer, shipped_adapter
 
-                if not (shipped_adapter() / "adapter_config.json").exists():
+                folder = adapter or get_settings().cross_encoder_adapter or shipped_adapter()
+                if not (folder / "adapter_config.json").exists():
                     return None
-                _pair_scorer = CrossEncoderScorer()
+                _pair_scorer = CrossEncoderScorer(folder)
     return _pair_scorer

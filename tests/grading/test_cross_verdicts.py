@@ -1,6 +1,8 @@
-"""Criterion verdicts with a cross-encoder: only a span read as the opposite contradicts, and it is the evidence;
-a misconception is named only when that span states it; the bi-encoder alone never contradicts. A scripted
-pair scorer stands in for the model, so each rule is tested on its own (the real one: test_issue19_regressions)."""
+"""Criterion verdicts with a cross-encoder: the criterion is contradicted when a span reads as the opposite and
+none reads as right (that span is the evidence), or when a span is close to a catalogue phrasing of an attached
+misconception and the cross-encoder does not read it as right; a misconception is named only when the span
+states it; the bi-encoder alone never contradicts against the cross-encoder's reading. A scripted pair scorer
+stands in for the model, so each rule is tested on its own (the real one: test_issue19_regressions)."""
 
 from __future__ import annotations
 
@@ -24,11 +26,17 @@ def _reading(correct: float, partial: float, contra: float, span: str = "s") -> 
     return Reading(span=span, probs=(correct, partial, contra, 1.0 - correct - partial - contra))
 
 
-def test_contradicted_needs_a_span_read_as_the_opposite() -> None:
+def test_contradicted_needs_a_span_read_as_the_opposite_and_none_read_as_right() -> None:
     wrong = _reading(0.1, 0.1, 0.7, "the opposite")
     right = _reading(0.8, 0.1, 0.05, "the point")
-    assert judge(0.9, CriterionReading(best=right, opposed=wrong), V)[0] == Verdict.CONTRADICTED
+    aside = _reading(0.1, 0.6, 0.1, "an aside")
+    assert judge(0.9, CriterionReading(best=wrong, opposed=wrong), V)[0] == Verdict.CONTRADICTED
+    assert judge(0.9, CriterionReading(best=aside, opposed=wrong), V)[0] == Verdict.CONTRADICTED
+    # one span read as wrong beside one read as right is the model's doubt: no misconception is invented
+    assert judge(0.9, CriterionReading(best=right, opposed=wrong), V)[0] == Verdict.MET
     assert judge(0.9, CriterionReading(best=right, opposed=right), V)[0] == Verdict.MET
+    barely = _reading(0.1, 0.1, V.xe_contra - 0.01)
+    assert judge(0.2, CriterionReading(best=barely, opposed=barely), V)[0] != Verdict.CONTRADICTED
     unsure = _reading(0.5, 0.0, 0.5)  # contradiction not above its own "correct": no verdict of error
     assert judge(0.2, CriterionReading(best=unsure, opposed=unsure), V)[0] != Verdict.CONTRADICTED
 
@@ -64,22 +72,45 @@ class Scripted:
 def test_the_grader_shows_the_contradicting_span_and_names_the_misconception(embedder) -> None:  # type: ignore[no-untyped-def]
     scorer = Scripted()
     grader = EmbeddingGrader(embedder, pair_scorer=scorer)
-    answer = "Each GPU computes a partial sum of the output. An all-gather just concatenates the outputs of the GPUs."
+    answer = "The results are simply concatenated by an all-gather. Then the next layer runs on the GPUs."
     score = grader.grade(answer, RUBRIC)
     by_id = {c.criterion_id: c for c in score.criteria}
     hit = by_id["partial-sums"]
     assert hit.verdict == Verdict.CONTRADICTED
-    assert hit.evidence is not None and "concatenates" in hit.evidence and hit.evidence in answer
+    assert hit.evidence is not None and "concatenated" in hit.evidence and hit.evidence in answer
     assert hit.misconception_id == "allgather" and "opposite" in hit.reason
     assert by_id["sum-before-next"].verdict != Verdict.CONTRADICTED
     assert len(PAIR_LABELS) == 4 and scorer.calls
 
 
-def test_a_contradiction_of_another_claim_names_no_misconception(embedder) -> None:  # type: ignore[no-untyped-def]
+def test_a_right_span_beside_one_read_as_wrong_is_not_contradicted(embedder) -> None:  # type: ignore[no-untyped-def]
     grader = EmbeddingGrader(embedder, pair_scorer=Scripted())
-    answer = "Each GPU computes a partial sum of the output; the layers are concatenated in order."
+    answer = "Each GPU computes a partial sum of the output. The layers are concatenated in order."
     hit = next(c for c in grader.grade(answer, RUBRIC).criteria if c.criterion_id == "partial-sums")
-    assert hit.verdict == Verdict.CONTRADICTED and hit.misconception_id is None
+    assert hit.verdict == Verdict.MET and hit.misconception_id is None
+
+
+def test_a_catalogue_statement_beside_a_right_span_is_contradicted_and_named(embedder) -> None:  # type: ignore[no-untyped-def]
+    grader = EmbeddingGrader(embedder, pair_scorer=Scripted())
+    answer = "Each GPU computes a partial sum of the output. An all-gather just concatenates the outputs of the GPUs."
+    hit = next(c for c in grader.grade(answer, RUBRIC).criteria if c.criterion_id == "partial-sums")
+    assert hit.verdict == Verdict.CONTRADICTED and hit.misconception_id == "allgather"
+    assert hit.evidence == "An all-gather just concatenates the outputs of the GPUs."
+    assert "catalogue" in hit.reason
+
+
+def test_the_cross_encoder_vetoes_a_phrasing_match_it_reads_as_right(embedder) -> None:  # type: ignore[no-untyped-def]
+    """The bi-encoder cannot tell a statement from its opposite: its phrasing match stands only where the
+    cross-encoder does not read the span as right."""
+
+    class ReadsAllRight(Scripted):
+        def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
+            return np.array([(0.9, 0.05, 0.03, 0.02)] * len(pairs), dtype=np.float32)
+
+    grader = EmbeddingGrader(embedder, pair_scorer=ReadsAllRight())
+    answer = "An all-gather just concatenates the outputs of the GPUs."
+    hit = next(c for c in grader.grade(answer, RUBRIC).criteria if c.criterion_id == "partial-sums")
+    assert hit.verdict != Verdict.CONTRADICTED and hit.misconception_id is None
 
 
 def test_pairs_read_per_criterion_are_few(embedder) -> None:  # type: ignore[no-untyped-def]

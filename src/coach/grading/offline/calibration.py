@@ -89,6 +89,7 @@ class Verdicts:
     xe_met: float = 0.6
     xe_partial: float = 0.35
     xe_contra: float = 0.5
+    xe_right: float = 0.3  # a span read as correct this surely keeps the criterion from being contradicted
 
 
 # Built-in fallback, used when no params file is present: token recall of the reference's new words and

@@ -29,13 +29,22 @@ def judge(sim: float, reading: CriterionReading | None, v: Verdicts) -> tuple[Ve
             return Verdict.MET, ""
         return (Verdict.PARTIAL, "") if sim >= v.partial else (Verdict.MISSED, "")
     best, opposed = reading.best, reading.opposed
-    if opposed.contradicts >= v.xe_contra and opposed.contradicts > opposed.correct:
+    # A span reads as the opposite and none reads as right: one span read as wrong beside one read as right is
+    # the model's doubt, not the candidate's claim (an invented misconception costs more than a missed one).
+    if opposed.contradicts >= v.xe_contra and opposed.contradicts > opposed.correct and best.correct < v.xe_right:
         return Verdict.CONTRADICTED, f"read as stating the opposite ({opposed.contradicts:.0%})"
     if best.credit >= v.xe_met or (sim >= v.met and best.credit >= v.xe_partial):
         return Verdict.MET, f"read as correct ({best.correct:.0%})"
     if best.credit >= v.xe_partial or sim >= v.met:
         return Verdict.PARTIAL, f"read as partly right ({best.credit:.0%} credit)"
     return Verdict.MISSED, ""
+
+
+def phrasing_stands(span: str, reading: CriterionReading, v: Verdicts) -> bool:
+    """A span close to a misconception's phrasing contradicts unless the cross-encoder reads it as right
+    (the bi-encoder cannot tell a statement from its opposite; the cross-encoder vetoes)."""
+    read = reading.best if reading.best.span == span else reading.opposed if reading.opposed.span == span else None
+    return read is None or read.correct < v.xe_met
 
 
 def named_misconception(spec: CriterionSpec, span: str, enc: Encoded,

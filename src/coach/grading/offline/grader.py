@@ -223,11 +223,10 @@ class EmbeddingGrader:
         a misconception phrasing matched by the bi-encoder still does, as before."""
         v, enc, ctx = self.params.verdicts, match.ans, match.ctx
         mis_hits: dict[str, tuple[float, int]] = {}
-        if reading is None or not reading.criteria:
-            for mid, vecs in ctx.misconceptions.items():
-                sim, where = span_match(vecs, enc)
-                if sim >= v.misconception:
-                    mis_hits[mid] = (sim, where)
+        for mid, vecs in ctx.misconceptions.items():  # spans close to a catalogue misconception's phrasing
+            sim, where = span_match(vecs, enc)
+            if sim >= v.misconception:
+                mis_hits[mid] = (sim, where)
         results = []
         recalls, hards = match.crit_recall()
         for j, spec in enumerate(ctx.target.criteria):
@@ -238,15 +237,18 @@ class EmbeddingGrader:
             reason = ""
             if reading is not None and reading.criteria:
                 verdict, reason = crit.judge(sim, reading.criteria[j], v)
-                if verdict == Verdict.CONTRADICTED:
+                if hit is not None and verdict != Verdict.CONTRADICTED and crit.phrasing_stands(
+                        enc.spans[mis_hits[hit][1]] if enc.spans else enc.text, reading.criteria[j], v):
+                    verdict, evidence = Verdict.CONTRADICTED, enc.spans[mis_hits[hit][1]] if enc.spans else None
+                    reason = "close to a catalogue statement of this misconception"
+                elif verdict == Verdict.CONTRADICTED:
                     evidence = reading.criteria[j].opposed.span
                     hit = crit.named_misconception(spec, evidence, enc, ctx.misconceptions)
                     if hit is not None:
                         mis_hits[hit] = (sim, where)
-                elif verdict != Verdict.MISSED:
-                    evidence = reading.criteria[j].best.span
-                else:
-                    evidence = None
+                else:  # not contradicted: no misconception is named, whatever the bi-encoder matched
+                    hit = None
+                    evidence = reading.criteria[j].best.span if verdict != Verdict.MISSED else None
             elif hit is not None:
                 verdict, evidence = Verdict.CONTRADICTED, enc.spans[mis_hits[hit][1]] if enc.spans else None
             elif spec.id in negated:

@@ -23,7 +23,8 @@ class Settings(BaseSettings):
     # "auto": judge on when a key or base URL is set; "off": never; "fake": the scripted fake judge (demos, tests).
     llm_mode: str = Field(default="auto", pattern="^(auto|off|fake)$")
     # COACH_CROSS_ENCODER: read answers with the trained cross-encoder. Off until a shipped adapter passes the
-    # dev-set gate (coach eval devsets): the current one, trained for 120 CPU steps, does not (see the data card).
+    # dev-set gate (coach eval devsets): version 3 lifts held-out misconceptions to 94% contradicted, but 5 of 45
+    # model answers fall below "strong" with it (see the data card).
     cross_encoder: bool = Field(default=False)
     # COACH_CROSS_ENCODER_ADAPTER: an adapter folder `coach train cross-encoder` wrote (default: the shipped one)
     cross_encoder_adapter: Path | None = None

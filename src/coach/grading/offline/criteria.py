@@ -1,11 +1,12 @@
 """Criterion verdicts: the cross-encoder's reading of the best spans decides, the bi-encoder's match supports.
 
-"Contradicted" needs a span the cross-encoder reads as stating the opposite of the criterion, and that span is
-the verdict's evidence; a catalogue misconception is named only when that span is also close to one of the
-criterion's misconception phrasings. A bi-encoder match alone never contradicts (it cannot tell a statement
-from its opposite), and alone it earns at most "partial" when the cross-encoder reads the span as wrong.
-Without a cross-encoder (fakes, other embedders) the bi-encoder cuts decide as before.
-"""
+"Contradicted" needs a span that states the opposite of the criterion, and that span is the verdict's evidence:
+either the cross-encoder reads a span as the opposite while no span reads as right, or a span is close to a
+catalogue phrasing of a misconception attached to the criterion and the cross-encoder does not read it as
+right (it vetoes: the bi-encoder cannot tell a statement from its opposite). A catalogue misconception is named
+only when the span is close to one of its phrasings. A bi-encoder match to the criterion alone earns at most
+"partial" when the cross-encoder reads the span as wrong. Without a cross-encoder (fakes, other embedders) the
+bi-encoder cuts decide as before."""
 
 from __future__ import annotations
 

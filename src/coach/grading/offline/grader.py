@@ -219,8 +219,9 @@ class EmbeddingGrader:
     def _criteria(self, match: Match, negated: set[str], reading: CrossReading | None = None,
                   ) -> tuple[list[CriterionResult], dict[str, tuple[float, int]]]:
         """Per criterion: a verdict with its evidence (the answer span, and what the cross-encoder judged).
-        With a cross-encoder, only a span it reads as the opposite contradicts (`criteria.py`); without one,
-        a misconception phrasing matched by the bi-encoder still does, as before."""
+        With a cross-encoder, a span it reads as the opposite, or a misconception phrasing matched by the
+        bi-encoder that it does not read as right, contradicts (`criteria.py`); without one, the phrasing match
+        alone does, as before."""
         v, enc, ctx = self.params.verdicts, match.ans, match.ctx
         mis_hits: dict[str, tuple[float, int]] = {}
         for mid, vecs in ctx.misconceptions.items():  # spans close to a catalogue misconception's phrasing

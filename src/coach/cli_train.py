@@ -20,20 +20,22 @@ def train_cross_encoder_command(
     semeval_path: Path = typer.Option(..., "--semeval", help="SemEval-2013 2-way folder (train split used)"),
     saf_path: Path = typer.Option(..., "--saf", help="SAF folder (v1 training split used)"),
     content_dir: Path | None = typer.Option(None, "--content", help="Bank root (default: the configured one)"),
-    per_dataset: int = typer.Option(150, "--per-dataset", help="Public answers per corpus (Beetle, SciEntsBank, SAF)"),
+    per_dataset: int = typer.Option(900, "--per-dataset", help="Public answers per corpus (Beetle, SciEntsBank, SAF)"),
     limit: int = typer.Option(0, "--limit", help="Use only the first N pairs after shuffling (0: all)"),
     seed: int = typer.Option(13, "--seed"),
-    epochs: float = typer.Option(1.0, "--epochs"),
+    epochs: float = typer.Option(2.0, "--epochs"),
     max_steps: int = typer.Option(-1, "--max-steps", help="Stop after this many steps (-1: the epochs decide)"),
     threads: int = typer.Option(1, "--threads", help="torch threads (0: torch's default)"),
     version: str = typer.Option("", "--version", help="Adapter version to record (default: today's date)"),
-    irrelevant: int = typer.Option(0, "--irrelevant", help="Shuffled unrelated pairs to add (labelled irrelevant)"),
-    lora_layers: str = typer.Option("3,4,5", "--lora-layers", help="Encoder layers to adapt, comma-separated"),
-    lora_r: int = typer.Option(8, "--lora-r", help="LoRA rank (alpha is twice the rank)"),
-    learning_rate: float = typer.Option(3e-3, "--learning-rate"),
-    balance: bool = typer.Option(False, "--balance/--no-balance", help="Weight the loss by inverse label frequency"),
+    irrelevant: int = typer.Option(1500, "--irrelevant", help="Shuffled unrelated pairs to add (labelled irrelevant)"),
+    lora_layers: str = typer.Option("0,1,2,3,4,5", "--lora-layers", help="Encoder layers to adapt, comma-separated"),
+    lora_r: int = typer.Option(16, "--lora-r", help="LoRA rank (alpha is twice the rank)"),
+    learning_rate: float = typer.Option(1e-3, "--learning-rate"),
+    balance: bool = typer.Option(True, "--balance/--no-balance", help="Weight the loss by inverse label frequency"),
 ) -> None:
-    """Fit the cross-encoder's LoRA adapter and head on training pairs; write them with their figures."""
+    """Fit the cross-encoder's LoRA adapter and head on training pairs; write them with their figures.
+
+    The defaults are the shipped adapter's (version 3: add `--threads 2 --version 3` to reproduce it)."""
     from coach.config import get_settings
     from coach.content.loader import load_bank
     from coach.evals.datasets import read_saf, read_semeval

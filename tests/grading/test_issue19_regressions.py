@@ -50,8 +50,6 @@ def test_expert_answer_is_neither_contradicted_nor_missed(bank: Bank, cross_grad
     assert all(c.misconception_id is None for c in score.criteria)
 
 
-@pytest.mark.xfail(strict=True, reason="the shipped adapter (120 CPU steps) does not yet read this flip as "
-                   "contradicting; a longer training run should pass it, and strict=True then asks to drop the mark")
 def test_a_contradicted_criterion_shows_the_span_that_states_the_opposite(bank: Bank, cross_grader) -> None:  # type: ignore[no-untyped-def]
     target = target_for(bank, render(bank.items["mp-tp-vs-pp-short"]))
     answer = ("Pipeline parallelism lowers the latency of a single request, since each GPU does part of every "

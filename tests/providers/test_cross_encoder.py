@@ -34,15 +34,21 @@ def test_scores_are_probabilities_independent_of_the_batch(pair_scorer) -> None:
     assert np.array_equal(together, alone)
 
 
-@pytest.mark.xfail(strict=True, reason="the shipped adapter (120 CPU steps) still reads unrelated text as correct; "
-                   "see the report: a longer training run is needed")
 def test_it_tells_a_paraphrase_from_an_unrelated_text(pair_scorer) -> None:  # type: ignore[no-untyped-def]
     right, off = pair_scorer.score_pairs([
         ("The first matrix is divided by columns, the second one by rows.", REF),
         ("The French Revolution began in 1789.", REF),
     ])
-    correct = PAIR_LABELS.index("correct")
-    assert right[correct] > off[correct]
+    correct, irrelevant = PAIR_LABELS.index("correct"), PAIR_LABELS.index("irrelevant")
+    assert PAIR_LABELS[int(np.argmax(off))] == "irrelevant"
+    assert right[correct] > off[correct] and right[irrelevant] < off[irrelevant]
+
+
+@pytest.mark.xfail(strict=True, reason="adapter 3 reads this right paraphrase as contradicting (0.87): in-domain "
+                   "sentences that share few words with the criterion still lean to 'contradicts' (data card)")
+def test_a_right_paraphrase_reads_as_correct(pair_scorer) -> None:  # type: ignore[no-untyped-def]
+    (right,) = pair_scorer.score_pairs([("The first matrix is divided by columns, the second one by rows.", REF)])
+    assert PAIR_LABELS[int(np.argmax(right))] == "correct"
 
 
 def test_an_adapter_folder_can_be_named_by_the_environment(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -132,3 +132,32 @@ def test_automatic_criteria_grade_as_before_while_the_model_has_no_cross_feature
         pytest.skip("params refitted with the cross-encoder's features: the grades are meant to move")
     for answer in (GOOD, HALF, OFF):
         assert plain.grade(answer, target) == read.grade(answer, target)
+
+
+def test_prepare_reads_every_pair_grading_needs_in_one_batch(embedder) -> None:  # type: ignore[no-untyped-def]
+    """Grading after `prepare` asks the scorer for no pair it has not seen: the readings of the answer with its
+    filler set aside are batched too (unbatched, they made the cross-encoder path 40% slower than its passes)."""
+
+    class Remembering(Scripted):
+        def __init__(self) -> None:
+            super().__init__()
+            self.batches: list[set[tuple[str, str]]] = []
+
+        def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
+            self.batches.append(set(pairs))
+            return super().score_pairs(pairs)
+
+    scorer = Remembering()
+    grader = EmbeddingGrader(embedder, pair_scorer=scorer)
+    padded = ("Each GPU computes a partial sum of the output. The all-reduce adds them before the next layer. "
+              "Also, I enjoy hiking on weekends and I make a very good lasagne.")
+    rows = [(padded, RUBRIC), ("An all-gather just concatenates the outputs of the GPUs.", RUBRIC)]
+    report = grader.guard_report(padded, RUBRIC)
+    assert report is not None and report.clean_answer.strip() not in ("", padded)  # the filler is set aside
+    grader.prepare(rows)
+    prepared = set().union(*scorer.batches)
+    scorer.batches.clear()
+    for answer, target in rows:
+        grader.grade(answer, target)
+    asked = set().union(*scorer.batches)
+    assert asked and asked <= prepared

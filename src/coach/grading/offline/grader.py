@@ -124,14 +124,16 @@ class EmbeddingGrader:
             return
         new = [t for t in dict.fromkeys(t for _, t in rows) if t not in self._contexts]
         self.encoder.encode([*texts, *(x for t in new for x in target_texts(t))])
+        graded = [(a, t) for a, t in rows if a.strip()]
         if self.use_guards:  # answers the guards strip of filler are graded without it too: encode those
-            reports = [(a, self.guard_report(a, t)) for a, t in rows if a.strip()]
-            cleans = [r.clean_answer.strip() for a, r in reports if r is not None and r.clean_answer.strip()
-                      and r.clean_answer.strip() != a.strip()]
+            reports = [(a, t, self.guard_report(a, t)) for a, t in graded]
+            cleans = [(r.clean_answer.strip(), t) for a, t, r in reports if r is not None
+                      and r.clean_answer.strip() and r.clean_answer.strip() != a.strip()]
             if cleans:
-                self.encoder.encode(cleans)
-        if self.pair_scorer is not None:  # every pair the answers' readings need, in one call
-            rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in rows if a.strip()]
+                self.encoder.encode([c for c, _ in cleans])
+                graded += cleans
+        if self.pair_scorer is not None:  # every pair the readings need, the stripped answers' too, in one call
+            rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in graded]
             self.pair_scorer.score_pairs(batch_pairs(rows_enc))
 
     def guard_report(self, answer: str, target: GradingTarget, enc: Encoded | None = None) -> Any:

@@ -95,3 +95,26 @@ def test_template_feedback_names_strengths_gaps_and_study_pages(st_embedder) -> 
     assert any("Q3" in g for g in fb.gaps)
     assert "Module M" in fb.next_step or "Next module" in fb.next_step
     assert isinstance(card.results[0].score, Score)
+
+
+def test_a_check_encodes_its_short_answers_in_one_batch_before_grading(st_embedder) -> None:  # type: ignore[no-untyped-def]
+    """Each short answer read on its own costs a padded model pass per answer; the check reads them together."""
+    calls: list[tuple[str, list[str]]] = []
+
+    class Spying(EmbeddingGrader):
+        def prepare(self, rows):  # type: ignore[no-untyped-def]
+            calls.append(("prepare", [a for a, _ in rows]))
+            super().prepare(rows)
+
+        def grade(self, answer, target):  # type: ignore[no-untyped-def]
+            calls.append(("grade", [answer]))
+            return super().grade(answer, target)
+
+    bank, attempt = _run([0, GOOD, OFF])
+    grade_attempt(attempt, bank, Spying(st_embedder))
+    assert calls[0] == ("prepare", [GOOD, OFF])
+    assert [name for name, _ in calls[1:]] == ["grade", "grade"]
+    bank, skipped = _run([0, None, GOOD])
+    calls.clear()
+    grade_attempt(skipped, bank, Spying(st_embedder))
+    assert calls[0] == ("prepare", [GOOD])

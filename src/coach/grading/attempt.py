@@ -45,6 +45,10 @@ def grade_attempt(
     total = len(attempt.items)
     results: dict[int, ItemResult] = {}
     shorts: list[tuple[int, str, GradingTarget, Score]] = []
+    written = [(item, attempt.answer_for(i)) for i, item in enumerate(attempt.items) if item.type == "short"]
+    # one batched pass for every short answer's encodings and cross-encoder pairs (speed only, never a grade)
+    grader.prepare([(a.text, target_for(bank, item)) for item, a in written
+                    if a is not None and not a.skipped and a.text and a.text.strip()])
     for index, item in enumerate(attempt.items):
         answer = attempt.answer_for(index)
         if progress:

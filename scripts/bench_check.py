@@ -1,0 +1,76 @@
+"""Benchmark: wall time to grade a whole 10-question readiness check offline, as the results page does.
+
+    python scripts/bench_check.py [--runs 5] [--cross] [--ahead]
+
+Each run draws a seeded readiness check from the real bank (the modules in turn), answers each MCQ at random
+and each short item with the first two sentences of its model answer, then grades it with a fresh grader: the
+models are loaded and warm, but no answer, target or pair is cached. `--ahead` first encodes the short items'
+targets, as the app's grade-ahead does while the candidate answers. `--cross` reads with the shipped
+cross-encoder. Prints JSON: each run's seconds, the median, and the machine's load average before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import time
+from typing import Any
+
+from coach.config import get_settings
+from coach.content.loader import load_bank
+from coach.grading.attempt import grade_attempt, target_for
+from coach.grading.offline.grader import EmbeddingGrader
+from coach.grading.text import sentences
+from coach.providers.registry import default_embedder, default_pair_scorer
+from coach.session.assembly import assemble_readiness
+from coach.session.runner import Attempt, AttemptKind, advance, record, start
+
+
+def answered_check(bank: Any, seed: int) -> Attempt:
+    rng = random.Random(seed)
+    module = sorted(bank.modules)[seed % len(bank.modules)]
+    attempt = start(AttemptKind.READINESS, module, assemble_readiness(bank, module, rng), seed=seed)
+    for item in attempt.items:
+        if item.type == "mcq":
+            attempt = advance(record(attempt, choice=rng.randrange(len(item.options))))
+        else:
+            attempt = advance(record(attempt, text=" ".join(sentences(item.model_answer or "")[:2])))
+    return attempt
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--cross", action="store_true", help="read with the shipped cross-encoder")
+    parser.add_argument("--ahead", action="store_true", help="encode the targets first, as the grade-ahead does")
+    args = parser.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    bank = load_bank(get_settings().content_dir)
+    embedder = default_embedder()
+    scorer = default_pair_scorer() if args.cross else None
+    embedder.embed(["warm up"])
+    load_before = os.getloadavg()[0]
+    seconds = []
+    for seed in range(7, 7 + args.runs):
+        attempt = answered_check(bank, seed)
+        embedder._cache.clear()  # cold: nothing this check needs is cached
+        if scorer is not None:
+            scorer._cache.clear()
+        grader = EmbeddingGrader(embedder, pair_scorer=scorer)
+        if args.ahead:
+            for item in attempt.items:
+                if item.type == "short":
+                    grader.context(target_for(bank, item))
+        t0 = time.perf_counter()
+        grade_attempt(attempt, bank, grader)
+        seconds.append(round(time.perf_counter() - t0, 3))
+    print(json.dumps({"runs": seconds, "median_s": statistics.median(seconds), "cross": args.cross,
+                      "ahead": args.ahead, "load_before": round(load_before, 2),
+                      "load_after": round(os.getloadavg()[0], 2)}))
+
+
+if __name__ == "__main__":
+    main()

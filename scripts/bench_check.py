@@ -14,31 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import time
-from typing import Any
 
 from coach.config import get_settings
 from coach.content.loader import load_bank
+from coach.evals.sample_check import answered_check
 from coach.grading.attempt import grade_attempt, target_for
 from coach.grading.offline.grader import EmbeddingGrader
-from coach.grading.text import sentences
 from coach.providers.registry import default_embedder, default_pair_scorer
-from coach.session.assembly import assemble_readiness
-from coach.session.runner import Attempt, AttemptKind, advance, record, start
-
-
-def answered_check(bank: Any, seed: int) -> Attempt:
-    rng = random.Random(seed)
-    module = sorted(bank.modules)[seed % len(bank.modules)]
-    attempt = start(AttemptKind.READINESS, module, assemble_readiness(bank, module, rng), seed=seed)
-    for item in attempt.items:
-        if item.type == "mcq":
-            attempt = advance(record(attempt, choice=rng.randrange(len(item.options))))
-        else:
-            attempt = advance(record(attempt, text=" ".join(sentences(item.model_answer or "")[:2])))
-    return attempt
 
 
 def main() -> None:
@@ -55,7 +39,7 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     seconds = []
     for seed in range(7, 7 + args.runs):
-        attempt = answered_check(bank, seed)
+        attempt = answered_check(bank, sorted(bank.modules)[seed % len(bank.modules)], seed)
         embedder._cache.clear()  # cold: nothing this check needs is cached
         if scorer is not None:
             scorer._cache.clear()

@@ -11,7 +11,6 @@ the judge step alone. Registered on the `bench` group by `register(bench_app)`.
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from collections.abc import Sequence
@@ -64,24 +63,16 @@ def bench_judge(
     delay_s: float = 1.0,
     max_concurrency: int = 4,
 ) -> dict[str, Any]:
+    from coach.evals.sample_check import answered_check
     from coach.grading.attempt import grade_attempt
     from coach.grading.combine import combine, grade_with_judge
     from coach.grading.judge.llm import LLMJudge
     from coach.grading.score import Flag, Score
     from coach.grading.target import GradingTarget
-    from coach.grading.text import sentences
     from coach.providers.local_server import ChatServer
     from coach.providers.openai_chat import OpenAIChatModel
-    from coach.session.assembly import assemble_readiness
-    from coach.session.runner import AttemptKind, advance, record, start
 
-    rng = random.Random(seed)
-    attempt = start(AttemptKind.READINESS, module, assemble_readiness(bank, module, rng), seed=seed)
-    for item in attempt.items:
-        if item.type == "mcq":
-            attempt = advance(record(attempt, choice=rng.randrange(len(item.options))))
-        else:
-            attempt = advance(record(attempt, text=" ".join(sentences(item.model_answer or "")[:2])))
+    attempt = answered_check(bank, module, seed)
     seen: dict[str, Any] = {}
     with ChatServer(default="slow", slow_s=delay_s, reply=_keyword_judge_reply, model="bench-judge") as server:
         model = TimedChatModel(OpenAIChatModel(None, server.url, "bench-judge", timeout_s=delay_s * 5 + 10))

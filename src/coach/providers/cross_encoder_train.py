@@ -118,7 +118,8 @@ def train_cross_encoder(pairs: Sequence[Pair], out: Path, config: TrainConfig = 
 
 
 def _label_weights(pairs: Sequence[Pair]) -> Any:
-    """Inverse label frequency, normalised to mean 1 over the labels present (absent labels weigh 1)."""
+    """n / (labels present × count) per label: each present label carries the same total weight, and the
+    average pair weighs 1 (an absent label weighs 1)."""
     import torch
 
     counts = Counter(y for _, _, y in pairs)

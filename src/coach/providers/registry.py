@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from coach.providers.base import ChatModel
@@ -46,10 +45,9 @@ def default_embedder() -> SentenceTransformerEmbedder:
     return _embedder
 
 
-def default_pair_scorer(adapter: Path | None = None) -> CrossEncoderScorer | None:
-    """The process-wide cross-encoder with the shipped adapter (or the folder `adapter`, as the first call
-    names it, else COACH_CROSS_ENCODER_ADAPTER), or None when no adapter is there (the grader then judges
-    criteria by the bi-encoder alone)."""
+def default_pair_scorer() -> CrossEncoderScorer | None:
+    """The process-wide cross-encoder with the adapter in COACH_CROSS_ENCODER_ADAPTER, else the shipped one, or
+    None when no adapter is there (the grader then judges criteria by the bi-encoder alone)."""
     global _pair_scorer
     if _pair_scorer is None:
         with _embedder_lock:
@@ -57,7 +55,7 @@ def default_pair_scorer(adapter: Path | None = None) -> CrossEncoderScorer | Non
                 from coach.config import get_settings
                 from coach.providers.cross_encoder import CrossEncoderScorer, shipped_adapter
 
-                folder = adapter or get_settings().cross_encoder_adapter or shipped_adapter()
+                folder = get_settings().cross_encoder_adapter or shipped_adapter()
                 if not (folder / "adapter_config.json").exists():
                     return None
                 _pair_scorer = CrossEncoderScorer(folder)

@@ -184,7 +184,7 @@ class EmbeddingGrader:
             feats.update(cross_features(reading))
         model = self.params.anchored if ctx.examples and self.params.anchored else self.params.base
         value = model.predict(feats)
-        results, _ = self._criteria(match, set(report.negated_criteria) if report else set(), reading)
+        results = self._criteria(match, set(report.negated_criteria) if report else set(), reading)
         numeric_notes: tuple[str, ...] = ()
         if self.check_numbers:  # quantitative criteria: the numbers decide with the words (numeric/verdict.py)
             review = review_numbers(results, enc.text, target)
@@ -219,7 +219,7 @@ class EmbeddingGrader:
         return f
 
     def _criteria(self, match: Match, negated: set[str], reading: CrossReading | None = None,
-                  ) -> tuple[list[CriterionResult], dict[str, tuple[float, int]]]:
+                  ) -> list[CriterionResult]:
         """Per criterion: a verdict with its evidence (the answer span, and what the cross-encoder judged).
         With a cross-encoder, a span it reads as the opposite, or a misconception phrasing matched by the
         bi-encoder that it does not read as right, contradicts (`criteria.py`); without one, the phrasing match
@@ -236,24 +236,23 @@ class EmbeddingGrader:
             sim = criterion_score(float(match.crit_cos[j]), float(recalls[j]), float(hards[j]))
             where = match.crit_where[j]
             hit = next((m for m in spec.misconceptions if m in mis_hits), None)
+            phrased = enc.spans[mis_hits[hit][1]] if hit is not None and enc.spans else None  # the span matching it
             evidence = enc.spans[where] if enc.spans else None
             reason = ""
             if reading is not None and reading.criteria:
                 verdict, reason = crit.judge(sim, reading.criteria[j], v)
                 if hit is not None and verdict != Verdict.CONTRADICTED and crit.phrasing_stands(
-                        enc.spans[mis_hits[hit][1]] if enc.spans else enc.text, reading.criteria[j], v):
-                    verdict, evidence = Verdict.CONTRADICTED, enc.spans[mis_hits[hit][1]] if enc.spans else None
+                        phrased or enc.text, reading.criteria[j], v):
+                    verdict, evidence = Verdict.CONTRADICTED, phrased
                     reason = "close to a catalogue statement of this misconception"
                 elif verdict == Verdict.CONTRADICTED:
                     evidence = reading.criteria[j].opposed.span
                     hit = crit.named_misconception(spec, evidence, enc, ctx.misconceptions)
-                    if hit is not None:
-                        mis_hits[hit] = (sim, where)
                 else:  # not contradicted: no misconception is named, whatever the bi-encoder matched
                     hit = None
                     evidence = reading.criteria[j].best.span if verdict != Verdict.MISSED else None
             elif hit is not None:
-                verdict, evidence = Verdict.CONTRADICTED, enc.spans[mis_hits[hit][1]] if enc.spans else None
+                verdict, evidence = Verdict.CONTRADICTED, phrased
             elif spec.id in negated:
                 verdict = Verdict.CONTRADICTED
             else:
@@ -263,4 +262,4 @@ class EmbeddingGrader:
                 criterion_id=spec.id, description=spec.description, weight=spec.weight, dimension=spec.dimension,
                 verdict=verdict, similarity=round(sim, 4), evidence=evidence, misconception_id=hit, reason=reason,
             ))
-        return results, mis_hits
+        return results

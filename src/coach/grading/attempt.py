@@ -45,23 +45,26 @@ def grade_attempt(
     total = len(attempt.items)
     results: dict[int, ItemResult] = {}
     shorts: list[tuple[int, str, GradingTarget, Score]] = []
-    written = [(item, attempt.answer_for(i)) for i, item in enumerate(attempt.items) if item.type == "short"]
+    written: dict[int, tuple[str, GradingTarget]] = {}  # the short answers to grade, with their targets
+    for index, item in enumerate(attempt.items):
+        answer = attempt.answer_for(index)
+        if item.type == "short" and answer is not None and not answer.skipped and (answer.text or "").strip():
+            written[index] = (answer.text or "", target_for(bank, item))
     # one batched pass for every short answer's encodings and cross-encoder pairs (speed only, never a grade)
-    grader.prepare([(a.text, target_for(bank, item)) for item, a in written
-                    if a is not None and not a.skipped and a.text and a.text.strip()])
+    grader.prepare(list(written.values()))
     for index, item in enumerate(attempt.items):
         answer = attempt.answer_for(index)
         if progress:
             progress(index, total, f"Grading question {index + 1} of {total}")
         if item.type == "mcq":
             score = grade_mcq(item, None if answer is None or answer.skipped else answer.choice)
-        elif answer is None or answer.skipped or not (answer.text or "").strip():
+        elif index not in written:
             score = Score(value=0.0, source="embedding", flags=(Flag.EMPTY,), notes=("Skipped: no answer given.",))
         else:
-            target = target_for(bank, item)
-            raw = grader.grade(answer.text or "", target)
-            shorts.append((index, answer.text or "", target, raw))  # the judge review screens it itself
-            score = screen_offline(raw, answer.text or "")
+            text, target = written[index]
+            raw = grader.grade(text, target)
+            shorts.append((index, text, target, raw))  # the judge review screens it itself
+            score = screen_offline(raw, text)
         results[index] = ItemResult(index=index, item=item, answer=answer, score=score)
     if judge is not None and shorts:
         if progress:

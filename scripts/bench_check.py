@@ -4,9 +4,9 @@
 
 Each run draws a seeded readiness check from the real bank (the modules in turn), answers each MCQ at random
 and each short item with the first two sentences of its model answer, then grades it with a fresh grader: the
-models are loaded and warm, but no answer, target or pair is cached. `--ahead` first encodes the short items'
-targets, as the app's grade-ahead does while the candidate answers. `--cross` reads with the shipped
-cross-encoder. Prints JSON: each run's seconds, the median, and the machine's load average before and after.
+models are loaded and warm, but no answer, target, pair or per-text result is cached. `--ahead` first encodes
+the short items' targets, as the app's grade-ahead does while the candidate answers. `--cross` reads with the
+shipped cross-encoder. Prints JSON: each run's seconds, the median, and the machine's load average before and after.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import time
 
 from coach.config import get_settings
 from coach.content.loader import load_bank
+from coach.evals.bench import clear_model_caches, clear_text_caches
 from coach.evals.sample_check import answered_check
 from coach.grading.attempt import grade_attempt, target_for
 from coach.grading.offline.grader import EmbeddingGrader
@@ -40,9 +41,8 @@ def main() -> None:
     seconds = []
     for seed in range(7, 7 + args.runs):
         attempt = answered_check(bank, sorted(bank.modules)[seed % len(bank.modules)], seed)
-        embedder._cache.clear()  # cold: nothing this check needs is cached
-        if scorer is not None:
-            scorer._cache.clear()
+        clear_model_caches(embedder, scorer)  # cold: no vector, score or per-text work is cached
+        clear_text_caches()
         grader = EmbeddingGrader(embedder, pair_scorer=scorer)
         if args.ahead:
             for item in attempt.items:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from coach.evals.bench import _clear_text_caches, bench
+from coach.evals.bench import bench, clear_text_caches
 from coach.evals.datasets import Row
 from coach.grading.guards import clauses as guards_clauses
 from coach.grading.guards import lexical as guards_lexical
@@ -45,6 +45,6 @@ def test_a_repeat_does_not_reuse_the_grader_s_per_text_work() -> None:
     guards_clauses.clauses("The pipeline does not stall when micro-batches grow.")
     guards_lexical.tokens("The pipeline does not stall when micro-batches grow.")
     assert guards_clauses._clauses.cache_info().currsize > 0
-    _clear_text_caches()
+    clear_text_caches()
     assert guards_clauses._clauses.cache_info().currsize == 0
     assert guards_lexical.tokens.cache_info().currsize == 0

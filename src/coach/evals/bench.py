@@ -58,7 +58,7 @@ def bench(make_embedder: Callable[[], Any], rows: Sequence[Row], repeats: int = 
     texts, xe_pairs = _needs(embedder, scorer, pairs, use_guards)
     raw_times, grade_times = [], []
     for _ in range(repeats):
-        _clear(embedder, scorer)
+        clear_model_caches(embedder, scorer)
         t0 = time.perf_counter()
         if hasattr(embedder, "embed_full"):
             embedder.embed_full(texts)
@@ -67,8 +67,8 @@ def bench(make_embedder: Callable[[], Any], rows: Sequence[Row], repeats: int = 
         if scorer is not None:
             scorer.score_pairs(xe_pairs)
         raw_times.append(time.perf_counter() - t0)
-        _clear(embedder, scorer)
-        _clear_text_caches()
+        clear_model_caches(embedder, scorer)
+        clear_text_caches()
         grader = EmbeddingGrader(embedder, use_guards=use_guards, pair_scorer=scorer)
         t0 = time.perf_counter()
         grader.grade_many(pairs)
@@ -91,7 +91,7 @@ def bench(make_embedder: Callable[[], Any], rows: Sequence[Row], repeats: int = 
     }
 
 
-def _clear_text_caches() -> None:
+def clear_text_caches() -> None:
     """Empty the grading layer's memoised per-text work (clauses, stems, word lists), so that a repeat is not
     timed on answers it has already read."""
     for name, module in list(sys.modules.items()):
@@ -101,7 +101,8 @@ def _clear_text_caches() -> None:
                     value.cache_clear()
 
 
-def _clear(*models: Any) -> None:
+def clear_model_caches(*models: Any) -> None:
+    """Empty the embedder's and the pair scorer's caches of vectors and scores (None is skipped)."""
     for model in models:
         cache = getattr(model, "_cache", None)
         if cache is not None:

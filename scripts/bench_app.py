@@ -3,13 +3,15 @@
 Usage: python scripts/bench_app.py [--module model-parallelism] [--runs 5] [--busy 2] [--questions 6]
 
 Each run starts a fresh server (fresh state folder) and times, from the moment `streamlit run` is launched:
-the first rendered page and the first graded answer on screen; then, in a practice test revealing each answer,
-click-to-feedback (Submit clicked -> the graded review visible) for short answers and MCQs; then a readiness
-check's last Submit -> its results visible. Before each Submit the bench waits `--think` seconds (default 3), as a
-candidate reading and typing would: the app grades ahead in that time, which is the point of grading ahead.
+the first rendered page, the server log's "model is ready" line and the first graded answer on screen; then,
+in a practice test revealing each answer, click-to-feedback (Submit clicked -> the graded review visible) for
+short answers and MCQs; then a readiness check's last Submit -> its results visible. Before each Submit the
+bench waits `--think` seconds (default 3), as a candidate reading and typing would: the app grades ahead in
+that time, which is the point of grading ahead.
 Prints one JSON object: min / median / max of each figure over the runs, the load before and after
 (`os.getloadavg`), and how many busy loops ran (`--busy N` starts N `python -c 'while 1: pass'` processes for
-the whole benchmark). Needs Debian's Chromium at /usr/bin/chromium.
+the whole benchmark). Needs Debian's Chromium at /usr/bin/chromium. A failed run leaves its screenshots, the
+server's log and (with py-spy installed) the server's thread stacks in tests/e2e/artifacts/bench-failure-*.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +37,7 @@ from tests.e2e.browse import NEXT, RADIO, RESULT, SUBMIT, settle, sign_in, wait_
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.server import streamlit_server  # noqa: E402
 
+MODEL_READY = "coach: the embedding model is ready"  # the server log's line (coach.ui.services.warm_up)
 SHORT = ("Each pipeline stage waits for the previous one, so one token's latency is the sum of the stage times; "
          "tensor parallelism splits every layer so all GPUs work on the token at the same moment.")
 
@@ -62,7 +68,7 @@ def _answer(page: Any, think: float) -> tuple[str, float]:
             return h4 && h4.innerText !== before;
         }""",
         arg=[NEXT, before], timeout=300_000, polling=20,
-    )  # (a failure leaves tests/e2e/artifacts/bench-failure.png behind: see main)
+    )  # (a failure leaves its evidence in tests/e2e/artifacts/: see keep_evidence)
     return ("short" if widget == "textarea" else "mcq"), time.perf_counter() - t0
 
 
@@ -70,41 +76,87 @@ def one_run(module: str, questions: int, think: float, browser: Any) -> dict[str
     out: dict[str, Any] = {"short_click_to_feedback_s": [], "mcq_click_to_feedback_s": []}
     with tempfile.TemporaryDirectory() as tmp:
         launched = time.perf_counter()
+        ready = threading.Thread(target=_watch_model_ready, args=(Path(tmp) / "server.log", launched, out),
+                                 daemon=True)
+        ready.start()
         with streamlit_server(Path(tmp)) as url:
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
-            page = context.new_page()
-            page.goto(url)
-            page.wait_for_selector("text=Learning path ·", timeout=300_000)
-            out["run_to_first_page_s"] = time.perf_counter() - launched
-            sign_in(page, url)
-            page.goto(f"{url}/practice?module={module}")
-            wait_for_any(page, ["button:has-text('Start practice test')"])
-            page.get_by_label("Questions").fill(str(questions))
-            page.get_by_label("Questions").press("Enter")
-            settle(page)
-            page.locator("button:has-text('Start practice test')").click()
-            for n in range(questions):
-                kind, seconds = _answer(page, think)
-                if n == 0:
-                    out["run_to_first_graded_answer_s"] = time.perf_counter() - launched
-                out[f"{kind}_click_to_feedback_s"].append(seconds)
-                settle(page)
-                page.locator(NEXT).first.click()
-                settle(page)
-            wait_for_any(page, [RESULT])
-            page.goto(f"{url}/check?module={module}")
-            wait_for_any(page, ["button:has-text('Start the readiness check')"])
-            page.locator("button:has-text('Start the readiness check')").click()
-            last = 0.0
-            for _ in range(40):
-                found = wait_for_any(page, [RESULT, SUBMIT])
-                if found == RESULT:
-                    break
-                _kind, last = _answer(page, think)
-            page.wait_for_selector(RESULT, timeout=300_000)
-            out["last_submit_to_results_s"] = last
-            context.close()
+            try:
+                _sit(out, url, module, questions, think, browser, launched)
+            except Exception:
+                keep_evidence(Path(tmp), url, browser)  # while the server is still up
+                raise
+            ready.join(timeout=300)
     return out
+
+
+def _watch_model_ready(log: Path, launched: float, out: dict[str, Any]) -> None:
+    """Record when the server's log says the embedding model is ready (it loads in the background from start)."""
+    while time.perf_counter() - launched < 300:
+        if log.exists() and MODEL_READY in log.read_text(errors="replace"):
+            out["run_to_model_ready_s"] = time.perf_counter() - launched
+            return
+        time.sleep(0.1)
+
+
+def _sit(out: dict[str, Any], url: str, module: str, questions: int, think: float, browser: Any,
+         launched: float) -> None:
+    """The timed path of one run: first page, a practice test revealing each answer, then a readiness check."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("text=Learning path ·", timeout=300_000)
+    out["run_to_first_page_s"] = time.perf_counter() - launched
+    sign_in(page, url)
+    page.goto(f"{url}/practice?module={module}")
+    wait_for_any(page, ["button:has-text('Start practice test')"])
+    page.get_by_label("Questions").fill(str(questions))
+    page.get_by_label("Questions").press("Enter")
+    settle(page)
+    page.locator("button:has-text('Start practice test')").click()
+    for n in range(questions):
+        kind, seconds = _answer(page, think)
+        if n == 0:
+            out["run_to_first_graded_answer_s"] = time.perf_counter() - launched
+        out[f"{kind}_click_to_feedback_s"].append(seconds)
+        settle(page)
+        page.locator(NEXT).first.click()
+        settle(page)
+    wait_for_any(page, [RESULT])
+    page.goto(f"{url}/check?module={module}")
+    wait_for_any(page, ["button:has-text('Start the readiness check')"])
+    page.locator("button:has-text('Start the readiness check')").click()
+    last = 0.0
+    for _ in range(40):
+        found = wait_for_any(page, [RESULT, SUBMIT])
+        if found == RESULT:
+            break
+        _kind, last = _answer(page, think)
+    page.wait_for_selector(RESULT, timeout=300_000)
+    out["last_submit_to_results_s"] = last
+    context.close()
+
+
+def keep_evidence(state_dir: Path, url: str, browser: Any) -> None:
+    """What a failed run leaves in tests/e2e/artifacts/: each page's screenshot, the server's log, whether the
+    server still answers its health check, and (with py-spy installed) every thread's stack of the server."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for n, page in enumerate(pg for context in browser.contexts for pg in context.pages):
+        page.screenshot(path=str(ARTIFACTS / f"bench-failure-{n}.png"), full_page=True)
+    notes = []
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=10) as r:
+            notes.append(f"health: {r.status} {r.read().decode().strip()}")
+    except OSError as exc:
+        notes.append(f"health: no answer ({exc})")
+    pid = (state_dir / "server.pid").read_text().strip()
+    notes.append(f"server pid {pid}: {'alive' if Path(f'/proc/{pid}').exists() else 'gone'}")
+    if shutil.which("py-spy") and Path(f"/proc/{pid}").exists():
+        dump = subprocess.run(["py-spy", "dump", "--pid", pid, "--locals"], capture_output=True, text=True,
+                              timeout=60)
+        notes.append(dump.stdout + dump.stderr)
+    (ARTIFACTS / "bench-failure-server.txt").write_text("\n".join(notes))
+    shutil.copy(state_dir / "server.log", ARTIFACTS / "bench-failure-server.log")
+    print(f"bench_app: the failed run's evidence is in {ARTIFACTS}/bench-failure-*", file=sys.stderr)
 
 
 def summary(values: list[float]) -> dict[str, float | int]:
@@ -130,22 +182,18 @@ def main() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for _ in range(args.runs):
-                try:
-                    runs.append(one_run(args.module, args.questions, args.think, browser))
-                except Exception:
-                    for context in browser.contexts:
-                        for page in context.pages:
-                            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-                            page.screenshot(path=str(ARTIFACTS / "bench-failure.png"), full_page=True)
-                    raise
+                runs.append(one_run(args.module, args.questions, args.think, browser))
                 print(json.dumps({"run": len(runs), **runs[-1]}), file=sys.stderr)
             browser.close()
     finally:
         for proc in busy:
             proc.kill()
             proc.wait()
-    keys = ["run_to_first_page_s", "run_to_first_graded_answer_s", "last_submit_to_results_s"]
-    out: dict[str, Any] = {k: summary([r[k] for r in runs]) for k in keys}
+    keys = ["run_to_first_page_s", "run_to_model_ready_s", "run_to_first_graded_answer_s", "last_submit_to_results_s"]
+    out: dict[str, Any] = {}
+    for k in keys:
+        values = [r[k] for r in runs if k in r]
+        out[k] = summary(values) if values else None
     for k in ("short_click_to_feedback_s", "mcq_click_to_feedback_s"):
         values = [v for r in runs for v in r[k]]
         out[k] = summary(values) if values else None

@@ -67,6 +67,7 @@ def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None) -
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    (state_dir / "server.pid").write_text(str(proc.pid))  # for a stack dump of a stalled server (scripts/bench_app.py)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url)

@@ -51,16 +51,21 @@ class CoachFeedback(BaseModel):
     dropped: tuple[str, ...] = ()  # what the model wrote that the grades do not back, and was left out
 
 
+def questions(n: int) -> str:
+    """'1 question', '5 questions'."""
+    return f"{n} question{'' if n == 1 else 's'}"
+
+
 def _dimension_lines(card: ScoreCard) -> tuple[list[str], list[str]]:
     strengths, gaps = [], []
     for d in card.dimensions:
         if d.value is None:
             continue
-        pct = f"{d.value:.0%}"
+        line = f"{d.dimension.label}: {d.value:.0%} across {questions(len(d.items))}."
         if d.value >= STRONG:
-            strengths.append(f"{d.dimension.label}: {pct} across {len(d.items)} question(s).")
+            strengths.append(line)
         elif d.value < WEAK:
-            gaps.append(f"{d.dimension.label}: {pct} across {len(d.items)} question(s).")
+            gaps.append(line)
     return strengths, gaps
 
 

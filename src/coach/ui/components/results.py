@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from coach.content.bank import Bank
-from coach.feedback.coach import CoachFeedback
+from coach.feedback.coach import CoachFeedback, questions
 from coach.grading.dimensions import ScoreCard
 from coach.ui import nav
 from coach.ui.components.review import show_item_review
@@ -67,7 +67,7 @@ def show_results(card: ScoreCard, feedback: CoachFeedback, bank: Bank) -> None:
     with right:
         for d in card.dimensions:
             shown = "not measured" if d.value is None else f"{d.value:.0%}"
-            st.markdown(f"**{d.dimension.label}**: {shown}" + (f" ({len(d.items)} question(s))" if d.items else ""))
+            st.markdown(f"**{d.dimension.label}**: {shown}" + (f" ({questions(len(d.items))})" if d.items else ""))
     st.subheader("Coach feedback")
     st.caption(feedback_source(feedback))
     st.write(feedback.summary)

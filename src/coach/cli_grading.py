@@ -342,17 +342,20 @@ def calibrate_grader(
     semeval_path: Path = typer.Option(..., "--semeval", help="SemEval-2013 2-way dataset folder"),
     saf_path: Path | None = typer.Option(None, "--saf", help="SAF dataset folder (training split used)"),
     mohler_path: Path | None = typer.Option(None, "--mohler", help="Mohler folder: evaluated zero-shot only"),
-    output: Path | None = typer.Option(None, "-o", "--output", help="Params file (default: the shipped one)"),
+    output: Path | None = typer.Option(None, "-o", "--output",
+                                       help="Params file (default: the shipped one of the path)"),
     cache_dir: Path | None = CACHE_OPT,
     guards: bool = typer.Option(False, "--guards/--no-guards",
                                 help="Apply the guards while fitting (they only cap scores; default: off)"),
+    cross: bool | None = CROSS_OPT,
 ) -> None:
-    """Fit the grader's models on training splits only and write the versioned params JSON."""
+    """Fit the grader's models on training splits only and write the versioned params JSON (with the
+    cross-encoder: its features too, on half-B questions, into grader_params_cross.json)."""
     from coach.evals.fit_grader import calibrate
     from coach.grading.offline.calibration import shipped_params_path
 
-    target = output or shipped_params_path()
-    grader = _grader(cache_dir, guards)
+    grader = _grader(cache_dir, guards, cross)
+    target = output or shipped_params_path(cross=grader.pair_scorer is not None)
     try:
         params = calibrate(grader, semeval_path, saf_path, mohler_path, progress=_stderr_progress)
     finally:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pytest
 
+from coach.evals.fit_grader import CROSS_FEATURES
 from coach.grading.offline.calibration import Verdicts
 from coach.grading.offline.criteria import judge
 from coach.grading.offline.cross import CriterionReading, Reading, pairs_for
@@ -121,17 +121,45 @@ def test_pairs_read_per_criterion_are_few(embedder) -> None:  # type: ignore[no-
 
 
 def test_automatic_criteria_grade_as_before_while_the_model_has_no_cross_features(embedder) -> None:  # type: ignore[no-untyped-def]
-    """The public datasets' targets are read through the whole answer only: with params fitted without the
-    cross-encoder's features, their grades do not move (so the public figures stand until a refit)."""
+    """The public datasets' targets are read through the whole answer only: with the bi-encoder path's params
+    (fitted without the cross-encoder's features), their grades do not move."""
     from coach.grading.offline.auto_rubric import auto_target
     from tests.grading.test_embedding import GOOD, HALF, OFF, QUESTION, REFERENCE
 
     target = auto_target(QUESTION, REFERENCE)
-    plain, read = EmbeddingGrader(embedder), EmbeddingGrader(embedder, pair_scorer=Scripted())
-    if any(f.startswith("xe_") for f in plain.params.base.features):
-        pytest.skip("params refitted with the cross-encoder's features: the grades are meant to move")
+    plain = EmbeddingGrader(embedder)
+    assert not any(f.startswith("xe_") for f in plain.params.base.features)
+    read = EmbeddingGrader(embedder, plain.params, pair_scorer=Scripted())
     for answer in (GOOD, HALF, OFF):
         assert plain.grade(answer, target) == read.grade(answer, target)
+
+
+def test_each_path_grades_with_its_own_fitted_params(embedder, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """With a cross-encoder the grader takes the params fitted with its features, and the bi-encoder path
+    never does (a model weighting xe_* features would read their means for an answer nobody read); with no
+    cross fit shipped, both paths use the bi-encoder's."""
+    from coach.grading.offline import calibration
+    from coach.grading.offline.calibration import GraderParams, Model
+
+    plain_params = calibration.shipped_params(cross=False)
+    n = len(CROSS_FEATURES)
+    cross_model = Model(features=plain_params.base.features + CROSS_FEATURES, mean=plain_params.base.mean + (0.5,) * n,
+                        scale=plain_params.base.scale + (0.2,) * n, coef=plain_params.base.coef + (1.0,) * n,
+                        intercept=plain_params.base.intercept)
+    fitted = tmp_path / calibration.CROSS_PARAMS_FILE
+    GraderParams(base=cross_model, meta={"cross_encoder": "test"}).save(fitted)
+    real_path = calibration.shipped_params_path
+    for present in (True, False):
+        monkeypatch.setattr(calibration, "shipped_params_path",
+                            lambda cross=False, p=present: (fitted if p else tmp_path / "absent.json") if cross
+                            else real_path(False))
+        calibration.shipped_params.cache_clear()
+        try:
+            plain, read = EmbeddingGrader(embedder), EmbeddingGrader(embedder, pair_scorer=Scripted())
+        finally:
+            calibration.shipped_params.cache_clear()
+        assert plain.params.base == plain_params.base
+        assert read.params.base == (cross_model if present else plain_params.base)
 
 
 def test_prepare_reads_every_pair_grading_needs_in_one_batch(embedder) -> None:  # type: ignore[no-untyped-def]

@@ -21,6 +21,7 @@ import numpy as np
 
 PARAMS_VERSION = 1
 PARAMS_FILE = "grader_params.json"
+CROSS_PARAMS_FILE = "grader_params_cross.json"  # fitted with the cross-encoder's features (coach calibrate grader)
 
 
 @dataclass(frozen=True)
@@ -134,14 +135,16 @@ class GraderParams:
         return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
 
 
-def shipped_params_path() -> Path:
-    return Path(str(resources.files("coach").joinpath("data", PARAMS_FILE)))
+def shipped_params_path(cross: bool = False) -> Path:
+    return Path(str(resources.files("coach").joinpath("data", CROSS_PARAMS_FILE if cross else PARAMS_FILE)))
 
 
-@lru_cache(maxsize=1)
-def shipped_params() -> GraderParams:
-    """The fitted params shipped with the package, or the built-in defaults when the file is absent."""
-    path = shipped_params_path()
+@lru_cache(maxsize=2)
+def shipped_params(cross: bool = False) -> GraderParams:
+    """The fitted params shipped with the package for the bi-encoder path, or for the path with the
+    cross-encoder (fitted with its features); the bi-encoder's when the latter is absent, the built-in defaults
+    when neither is there."""
+    path = shipped_params_path(cross)
     if path.exists():
         return GraderParams.load(path)
-    return GraderParams()
+    return shipped_params(False) if cross else GraderParams()

@@ -95,7 +95,7 @@ class EmbeddingGrader:
         self.check_numbers = check_numbers  # off only to measure what the numeric check changes
         self.pair_scorer = pair_scorer
         self.skip_guards = skip_guards  # guards not to run (the per-guard ablation)
-        self.params = params or shipped_params()
+        self.params = params or shipped_params(cross=pair_scorer is not None)
         self.encoder = Encoder(embedder)
         self.use_guards = use_guards
         self._contexts: OrderedDict[GradingTarget, TargetContext] = OrderedDict()

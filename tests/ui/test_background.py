@@ -52,3 +52,18 @@ def test_finish_asks_a_running_job_to_stop_and_waits_for_it() -> None:
         assert not thread.is_alive()
     finally:
         background._stopping.clear()  # this process's other tests still start background work
+
+
+def test_the_grading_spinner_says_when_the_model_is_still_loading(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from coach.ui import services
+
+    loading = threading.Event()
+    thread = threading.Thread(target=loading.wait)
+    thread.start()
+    try:
+        monkeypatch.setattr(services, "warm_up", lambda: thread)
+        assert "still loading" in services.grading_message()
+    finally:
+        loading.set()
+        thread.join()
+    assert services.grading_message() == "Grading your answer…"

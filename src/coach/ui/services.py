@@ -75,6 +75,14 @@ def warm_up() -> threading.Thread:
     return background.start(_warm_up_and_say, name="coach-warm-up")
 
 
+def grading_message() -> str:
+    """What a spinner says while an answer is graded: the first grades after a server start also wait for the
+    model, and a candidate should know why this once it takes seconds."""
+    if warm_up().is_alive():
+        return "Grading your answer… the grading model is still loading after a server start (this happens once)."
+    return "Grading your answer…"
+
+
 def _warm_up_and_say() -> None:
     start = time.perf_counter()
     journey().warm_up()

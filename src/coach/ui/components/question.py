@@ -100,7 +100,8 @@ def show_question(candidate: Candidate, attempt: Attempt) -> None:
     st.markdown(f"#### {item.stem}")
     answered = attempt.answer_for(attempt.position)
     if attempt.reveal == Reveal.EACH and answered is not None:
-        score = services.journey().grade_answer(candidate, attempt.id, attempt.position)
+        with st.spinner(services.grading_message()):
+            score = services.journey().grade_answer(candidate, attempt.id, attempt.position)
         show_item_review(item, answered, score, bank)
         last = attempt.position + 1 >= n
         st.button("See my results" if last else "Next question", type="primary", key=f"next-{answer_key(attempt)}",

@@ -42,9 +42,29 @@ SHORT = ("Each pipeline stage waits for the previous one, so one token's latency
          "tensor parallelism splits every layer so all GPUs work on the token at the same moment.")
 
 
-def _answer(page: Any, think: float) -> tuple[str, float]:
-    """Answer the question on screen and time Submit -> its outcome visible (the review, the next question or
-    the results). Returns (kind, seconds)."""
+def _question_or_results(page: Any, number: int) -> str:
+    """Wait for question `number`'s own page (its progress label and Submit) or the results; say which."""
+    handle = page.wait_for_function(
+        """(label) => {
+            const main = document.querySelector("[data-testid='stMain']");
+            if (!main) return false;
+            if (main.innerText.includes('Your result')) return 'results';
+            const submit = [...main.querySelectorAll('button')].some(b => b.innerText.includes('Submit answer'));
+            return main.innerText.includes(label) && submit ? 'question' : false;
+        }""",
+        arg=f"Question {number} of", timeout=300_000, polling=50,
+    )
+    return str(handle.json_value())
+
+
+def _answer(page: Any, think: float, number: int) -> tuple[str, float]:
+    """Answer question `number` and time Submit -> its outcome visible (the review, the next question or the
+    results). Returns (kind, seconds). It first waits for that question's own page: on a loaded machine the
+    previous page stays on screen while the next run starts, and a click on its widgets (the practice set-up's
+    "Reveal answers" radio, the last question's text area) is lost when the new page replaces them; two runs
+    once waited out their 300 s that way, after a click on the set-up page's radio."""
+    if _question_or_results(page, number) != "question":
+        raise AssertionError(f"the results came before question {number}")
     widget = wait_for_any(page, ["textarea", RADIO])
     if widget == "textarea":
         area = page.locator("textarea").first
@@ -114,7 +134,7 @@ def _sit(out: dict[str, Any], url: str, module: str, questions: int, think: floa
     settle(page)
     page.locator("button:has-text('Start practice test')").click()
     for n in range(questions):
-        kind, seconds = _answer(page, think)
+        kind, seconds = _answer(page, think, n + 1)
         if n == 0:
             out["run_to_first_graded_answer_s"] = time.perf_counter() - launched
         out[f"{kind}_click_to_feedback_s"].append(seconds)
@@ -126,11 +146,10 @@ def _sit(out: dict[str, Any], url: str, module: str, questions: int, think: floa
     wait_for_any(page, ["button:has-text('Start the readiness check')"])
     page.locator("button:has-text('Start the readiness check')").click()
     last = 0.0
-    for _ in range(40):
-        found = wait_for_any(page, [RESULT, SUBMIT])
-        if found == RESULT:
+    for number in range(1, 41):
+        if _question_or_results(page, number) == "results":
             break
-        _kind, last = _answer(page, think)
+        _kind, last = _answer(page, think, number)
     page.wait_for_selector(RESULT, timeout=300_000)
     out["last_submit_to_results_s"] = last
     context.close()

@@ -38,3 +38,14 @@ def test_every_attached_misconception_has_two_held_out_statements(bank: Bank) ->
 def test_dev_answers_name_existing_items(bank: Bank) -> None:
     for name in ("paraphrases", "flipped", "gaming"):
         assert all(r["item"] in bank.items for r in devsets.load(devsets.DEFAULT_DIR, name))
+
+
+def test_dev_set_targets_carry_the_numeric_checks_the_app_grades_with(bank: Bank) -> None:
+    """The dev sets are graded as the app grades (`target_for`): a criterion that declares quantities keeps them,
+    so a flipped answer's wrong number is measured (the targets once lacked them)."""
+    targets = devsets._targets(bank)
+    declared = {(item_id, c.id) for item_id, (_, rubric) in targets.items() for c in rubric.criteria if c.numeric}
+    assert declared
+    carried = {(item_id, c.id) for item_id, (target, _) in targets.items() for c in target.criteria
+               if c.numeric is not None}
+    assert carried == declared

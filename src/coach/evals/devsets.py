@@ -23,8 +23,9 @@ import yaml
 from coach.content.bank import Bank
 from coach.content.render import render
 from coach.content.schema import Rubric, ShortItem
+from coach.grading.attempt import target_for
 from coach.grading.score import Score, Verdict
-from coach.grading.target import GradingTarget, target_from_rubric
+from coach.grading.target import GradingTarget
 
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "devsets"
 CONTRADICTED_TARGET = 0.8
@@ -59,8 +60,7 @@ def _targets(bank: Bank) -> dict[str, tuple[GradingTarget, Rubric]]:
         if isinstance(item, ShortItem) and item.rubric in bank.rubrics:
             r = render(item)
             rubric = bank.rubrics[item.rubric]
-            out[item.id] = (target_from_rubric(r.key, r.stem, r.model_answer or "", rubric, bank.misconceptions),
-                            rubric)
+            out[item.id] = (target_for(bank, r), rubric)  # as the app grades it: with its numeric checks
     return out
 
 

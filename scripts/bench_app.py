@@ -57,14 +57,12 @@ def _question_or_results(page: Any, number: int) -> str:
     return str(handle.json_value())
 
 
-def _answer(page: Any, think: float, number: int) -> tuple[str, float]:
-    """Answer question `number` and time Submit -> its outcome visible (the review, the next question or the
-    results). Returns (kind, seconds). It first waits for that question's own page: on a loaded machine the
-    previous page stays on screen while the next run starts, and a click on its widgets (the practice set-up's
-    "Reveal answers" radio, the last question's text area) is lost when the new page replaces them; two runs
-    once waited out their 300 s that way, after a click on the set-up page's radio."""
-    if _question_or_results(page, number) != "question":
-        raise AssertionError(f"the results came before question {number}")
+def _answer(page: Any, think: float) -> tuple[str, float]:
+    """Answer the question on screen and time Submit -> its outcome visible (the review, the next question or
+    the results). Returns (kind, seconds). Call it only once `_question_or_results` has found that question's
+    own page: on a loaded machine the previous page stays on screen while the next run starts, and a click on
+    its widgets (the practice set-up's "Reveal answers" radio, the last question's text area) is lost when the
+    new page replaces them; two runs once waited out their 300 s that way, after a click on the set-up radio."""
     widget = wait_for_any(page, ["textarea", RADIO])
     if widget == "textarea":
         area = page.locator("textarea").first
@@ -134,7 +132,9 @@ def _sit(out: dict[str, Any], url: str, module: str, questions: int, think: floa
     settle(page)
     page.locator("button:has-text('Start practice test')").click()
     for n in range(questions):
-        kind, seconds = _answer(page, think, n + 1)
+        if _question_or_results(page, n + 1) != "question":
+            raise AssertionError(f"the results came before question {n + 1}")
+        kind, seconds = _answer(page, think)
         if n == 0:
             out["run_to_first_graded_answer_s"] = time.perf_counter() - launched
         out[f"{kind}_click_to_feedback_s"].append(seconds)
@@ -149,7 +149,7 @@ def _sit(out: dict[str, Any], url: str, module: str, questions: int, think: floa
     for number in range(1, 41):
         if _question_or_results(page, number) == "results":
             break
-        _kind, last = _answer(page, think, number)
+        _kind, last = _answer(page, think)
     page.wait_for_selector(RESULT, timeout=300_000)
     out["last_submit_to_results_s"] = last
     context.close()

@@ -164,7 +164,7 @@ def test_each_path_grades_with_its_own_fitted_params(embedder, tmp_path, monkeyp
 
 def test_prepare_reads_every_pair_grading_needs_in_one_batch(embedder) -> None:  # type: ignore[no-untyped-def]
     """Grading after `prepare` asks the scorer for no pair it has not seen: the readings of the answer with its
-    filler set aside are batched too (unbatched, they made the cross-encoder path 40% slower than its passes)."""
+    term list set aside are batched too (unbatched, they made the cross-encoder path 40% slower than its passes)."""
 
     class Remembering(Scripted):
         def __init__(self) -> None:
@@ -177,11 +177,11 @@ def test_prepare_reads_every_pair_grading_needs_in_one_batch(embedder) -> None: 
 
     scorer = Remembering()
     grader = EmbeddingGrader(embedder, pair_scorer=scorer)
-    padded = ("Each GPU computes a partial sum of the output. The all-reduce adds them before the next layer. "
-              "Also, I enjoy hiking on weekends and I make a very good lasagne.")
-    rows = [(padded, RUBRIC), ("An all-gather just concatenates the outputs of the GPUs.", RUBRIC)]
-    report = grader.guard_report(padded, RUBRIC)
-    assert report is not None and report.clean_answer.strip() not in ("", padded)  # the filler is set aside
+    listed = ("Each GPU computes a partial sum of the output. The all-reduce adds them before the next layer.\n"
+              "Keywords: Megatron GPipe 1F1B NCCL NVLink stages micro-batches bubble schedule interleaving")
+    rows = [(listed, RUBRIC), ("An all-gather just concatenates the outputs of the GPUs.", RUBRIC)]
+    report = grader.guard_report(listed, RUBRIC)
+    assert report is not None and report.clean_answer.strip() not in ("", listed)  # the list is set aside
     grader.prepare(rows)
     prepared = set().union(*scorer.batches)
     scorer.batches.clear()

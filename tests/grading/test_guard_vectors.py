@@ -22,9 +22,8 @@ TARGET = GradingTarget(
 ANSWERS = [
     "Each stage waits for the previous one, so a token's latency is the sum of the stage times.",
     "The stages do not run one after another; they work at the same time, so latency falls. It is faster.",
-    "Great question, I have been looking forward to this interview all week. I love learning new things and my "
-    "colleagues say I am a fast learner. Each stage waits for the previous one, so the stage times add up. Also, "
-    "I enjoy hiking on weekends and I make a very good lasagne. Thank you for your time today.",
+    "Each stage waits for the previous one, so the stage times add up.\n"
+    "Keywords: Megatron GPipe 1F1B NCCL NVLink stages micro-batches bubble schedule interleaving",
 ]
 
 
@@ -47,8 +46,8 @@ def test_grading_encodes_nothing_after_the_batched_pass(st_embedder) -> None:  #
     counting = CountingEmbedder(st_embedder)
     grader = EmbeddingGrader(counting)
     scores = grader.grade_many([(a, TARGET) for a in ANSWERS])
-    padded = grader.guard_report(ANSWERS[2], TARGET)
-    assert padded.clean_answer != ANSWERS[2]  # the hiking sentence was stripped, so that answer is encoded twice
+    listed = grader.guard_report(ANSWERS[2], TARGET)
+    assert listed.clean_answer != ANSWERS[2]  # the term list was set aside, so that answer is encoded twice
     # the answers, the target's own texts, and the stripped answer: no sentence or clause was encoded apart
     assert counting.texts == len(ANSWERS) + len(target_texts(TARGET)) + 1
     assert scores[0].value > scores[1].value

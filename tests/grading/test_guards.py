@@ -16,9 +16,8 @@ from coach.grading.guards.assess import (
     GuardReport,
     assess,
 )
-from coach.grading.guards.lexical import is_junk_token, list_stats
+from coach.grading.guards.lexical import list_stats
 from coach.grading.guards.stuffing import STUFF_FUNCTION_RATIO
-from coach.grading.offline.auto_rubric import auto_target
 from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.score import Flag
 from coach.grading.target import CriterionSpec, GradingTarget
@@ -29,9 +28,9 @@ def _target(key: str, question: str, reference: str, *criteria: CriterionSpec) -
     return GradingTarget(key=key, question=question, reference=reference, criteria=criteria)
 
 
-def _crit(cid: str, weight: float, *phrasings: str, relation: tuple[str, str] | None = None) -> CriterionSpec:
+def _crit(cid: str, weight: float, *phrasings: str) -> CriterionSpec:
     return CriterionSpec(id=cid, description=phrasings[0], weight=weight, dimension=Dimension.CONCEPTUAL,
-                         phrasings=phrasings, relation=relation)
+                         phrasings=phrasings)
 
 
 PP = _target(
@@ -57,7 +56,7 @@ MLP = _target(
     "The first weight matrix is split by columns and the second by rows, so the intermediate activation stays "
     "sharded and only one all-reduce is needed at the end of the block.",
     _crit("split", 0.6, "the first matrix is split by columns and the second by rows",
-          "column-parallel up projection followed by a row-parallel down projection", relation=("column", "row")),
+          "column-parallel up projection followed by a row-parallel down projection"),
     _crit("one-ar", 0.4, "the sharded intermediate feeds the second matmul so one all-reduce at the end suffices",
           "no communication is needed between the two matmuls"),
 )
@@ -220,11 +219,12 @@ def test_short_answer_reusing_question_words_is_not_a_copy(grader) -> None:  # t
 # gibberish and off-topic --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("answer", ["asdf jkl; qwerty zxcv lkjh gfds", "hgfhgfhg jgjgjg fkfkfk dldldl",
-                                    "%%%% @@@ !!! ### $$$ ^^^", "mla mla mla mla mla mla mla", "?!? :) :-("])
-def test_gibberish_scores_zero(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
-    report = _run(grader, answer, KV)
-    assert Flag.GIBBERISH in report.flags
-    assert report.cap == 0.0
+                                    "%%%% @@@ !!! ### $$$ ^^^", "mla mla mla mla mla mla mla", "?!? :) :-(",
+                                    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do"])
+def test_gibberish_earns_next_to_nothing_without_a_guard_of_its_own(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
+    # the gibberish guard was deleted after the per-guard ablation (docs/guard-ablation.md): noise is far from
+    # every criterion, so the scorer gives it next to nothing by itself
+    assert grader.grade(answer, KV).value <= 0.05
 
 
 @pytest.mark.parametrize("answer", [
@@ -277,71 +277,25 @@ def test_answers_in_other_words_or_symbols_are_on_topic(  # type: ignore[no-unty
         assert Flag.OFF_TOPIC in _run(grader, off, target).flags
 
 
-def test_terse_technical_answer_is_neither_gibberish_nor_off_topic(grader) -> None:  # type: ignore[no-untyped-def]
+def test_terse_technical_answer_is_on_topic(grader) -> None:  # type: ignore[no-untyped-def]
     report = _run(grader, "320 KiB per token: 2·80·8·128·2 with GQA.", KV)
-    assert not {Flag.GIBBERISH, Flag.OFF_TOPIC} & set(report.flags)
-    assert not any(is_junk_token(t) for t in ["nvlink", "gqa", "bf16", "nccl", "h100", "strengths"])
-    assert all(is_junk_token(t) for t in ["qwerty", "zzzz", "xkcdq", "jgjgjg"])
+    assert Flag.OFF_TOPIC not in report.flags
 
 
-# padding ------------------------------------------------------------------------------------------------------
+# filler -------------------------------------------------------------------------------------------------------
 
-def test_padding_is_stripped_and_the_core_kept(grader) -> None:  # type: ignore[no-untyped-def]
+def test_filler_around_a_correct_core_costs_little_without_a_padding_guard(grader) -> None:  # type: ignore[no-untyped-def]
+    # the padding guard was deleted after the per-guard ablation (docs/guard-ablation.md): the scorer reads the
+    # criteria span by span, so filler neither earns credit nor dilutes a correct core much
     core = GOOD["pd"][1]
     padded = ("Great question, I have been looking forward to this interview all week. I love learning new "
               f"things and my colleagues say I am a fast learner. {core} Also, I enjoy hiking on weekends and "
               "I make a very good lasagne. Thank you for your time today.")
-    report = _run(grader, padded, PD)
-    assert Flag.PADDING in report.flags
-    assert report.cap == 1.0  # a correct core is not punished
-    assert "memory-bound" in report.clean_answer and "compute-bound" in report.clean_answer
-    assert "lasagne" not in report.clean_answer and "hiking" not in report.clean_answer
-
-
-@pytest.mark.parametrize(("question", "reference", "answer"), [
-    ("What is a static data member, and how does it differ from an ordinary member?",
-     "A static data member belongs to the class, not to an object: there is one copy shared by all objects, while "
-     "each object has its own copy of an ordinary member.",
-     "class Counter { public: static int count; Counter() { ++count; } }; int Counter::count = 0; "
-     "// one count shared by every Counter object"),
-    ("What is a sentinel (dummy) node in a linked list, and why use one?",
-     "A dummy node placed before the first real node, so that inserting or deleting at the head needs no special "
-     "case: every real node has a predecessor.",
-     "Node dummy; dummy.next = head; Node* prev = &dummy; while (prev->next && prev->next->val != x) prev = "
-     "prev->next; if (prev->next) prev->next = prev->next->next;"),
-])
-def test_code_is_not_called_padding(grader, question: str, reference: str, answer: str) -> None:  # type: ignore[no-untyped-def]
-    # correct code answers written for a CS-course probe: their names are not the reference's words
-    target = _target("code", question, reference)
-    assert Flag.PADDING not in _run(grader, answer, target).flags
-    padded = (f"{answer} I really enjoyed this course, and my favourite food is lasagne. "
-              "I also like hiking in the mountains on weekends.")
-    assert Flag.PADDING in _run(grader, padded, target).flags
-
-
-def test_long_on_topic_answer_is_not_padding(grader) -> None:  # type: ignore[no-untyped-def]
-    answer = ("If you split an 80-layer model into four stages of 20 layers, one token still goes through all 80 "
-              "layers, just on four GPUs in sequence. Each stage waits for the previous one, so the time per token "
-              "is the sum of the stage times, plus a send and receive between stages. Meanwhile the other stages "
-              "work on other micro-batches, so throughput and memory capacity go up. That is why PP is used "
-              "across nodes rather than to cut latency.")
-    report = _run(grader, answer, PP)
-    assert Flag.PADDING not in report.flags
-    assert report.clean_answer == answer
-
-
-
-def test_reasoning_taken_for_filler_never_lowers_the_grade(grader) -> None:  # type: ignore[no-untyped-def]
-    # A short reference leaves the guard few words to go by: it takes the reasoning for filler. Setting filler
-    # aside exists to keep a core from being diluted, so the whole answer is graded when that scores higher.
-    target = auto_target("What happens to the pipeline bubble when you use more micro-batches?",
-                         "The bubble shrinks: its share is (p-1)/(m+p-1), so more micro-batches m make it smaller.")
-    answer = ("It gets smaller. With p stages the first stage idles p-1 slots while the pipe fills and the last "
-              "idles while it drains. Those idle slots are fixed, and the useful work grows with m.")
-    assert _run(grader, answer, target).clean_answer == "It gets smaller."
-    score = grader.grade(answer, target)
-    assert score.value > grader.grade("It gets smaller.", target).value + 0.2
-    assert Flag.PADDING not in score.flags and not score.notes  # nor is the candidate told it missed the point
+    assert grader.grade(padded, PD).value >= grader.grade(core, PD).value - 0.1
+    assert grader.grade(padded, PD).value >= 0.8
+    filler = ("I have always been passionate about distributed systems and hope to join a great team like yours "
+              "where I can grow and learn every single day of my career.")
+    assert grader.grade(filler, PD).value <= 0.15
 
 
 # other languages ----------------------------------------------------------------------------------------------
@@ -541,13 +495,6 @@ def test_a_sentence_of_verbs_is_no_term_list(grader) -> None:  # type: ignore[no
     assert Flag.STUFFING not in report.flags and report.clean_answer == answer
 
 
-def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  # type: ignore[no-untyped-def]
-    """Pooled sentence vectors carry the core's context; the guards judge filler word by word instead."""
-    answer = "Pipelining helps throughput, not the latency of one request. I also like hiking and baking bread."
-    report = _run(grader, answer, PP)
-    assert "hiking" not in report.clean_answer
-    assert "throughput" in report.clean_answer
-
 
 # false alarms seen on the domain development set ---------------------------------------------------------------
 
@@ -560,6 +507,6 @@ def test_one_filler_sentence_beside_a_short_core_is_stripped(grader) -> None:  #
     "w(n+1) = w(n) + eta * e(n) * x(n)",
     "1) ¬(A ∧ B) ≡ ¬A ∨ ¬B 2) ¬(A ∨ B) ≡ ¬A ∧ ¬B",  # logic notation (a CS-course probe: De Morgan's laws)
 ])
-def test_terse_notation_is_neither_gibberish_nor_stuffing(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
+def test_terse_notation_is_no_stuffing(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
     report = _run(grader, answer, PP)
-    assert not {Flag.GIBBERISH, Flag.STUFFING} & set(report.flags)
+    assert Flag.STUFFING not in report.flags

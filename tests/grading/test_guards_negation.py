@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from coach.grading.guards.negation import contradiction_votes, topic_stems
-from coach.grading.guards.relation import relation_vote
 
 CONTRA = "contradicts"  # at least one contradicting clause pair
 CONTRA_ONLY = "contradicts, agrees nowhere"
@@ -227,9 +226,3 @@ def test_a_negation_of_a_word_beside_the_questions_polar_word(answer: str, contr
     contra = sum(contradiction_votes(answer, part, topic)[0] for part in COPY_REFERENCE.split("; "))
     assert (contra > 0) is contradicts
 
-
-def test_relation_vote_reads_order_and_after() -> None:
-    assert relation_vote("Column-split first, then row-split.", ("column", "row")) == 1
-    assert relation_vote("Row-parallel first, then column-parallel.", ("column", "row")) == -1
-    assert relation_vote("The row split comes after the column split.", ("column", "row")) == 1
-    assert relation_vote("Nothing about either.", ("column", "row")) == 0

@@ -181,7 +181,6 @@ class Criterion(Frozen):
     dimension: Dimension
     phrasings: tuple[Text, ...] = Field(min_length=2)  # ways a strong answer may say it, in other words
     misconceptions: tuple[Slug, ...] = ()  # statements that contradict this criterion
-    relation: tuple[Text, Text] | None = None  # optional ordered pair that must appear in this order
     numeric: NumericCheck | None = None  # numbers the answer must state, computed by coach.calc
 
 

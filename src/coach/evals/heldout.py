@@ -137,7 +137,7 @@ class GuardedGrader:
         score = apply_guards(self.grader.grade(report.clean_answer or answer, target), report)
         if report.clean_answer and report.clean_answer.strip() != answer.strip():  # as the embedding grader:
             whole = apply_guards(self.grader.grade(answer, target), report.graded_whole(answer))
-            score = max(score, whole, key=lambda s: s.value)  # setting filler aside never costs
+            score = max(score, whole, key=lambda s: s.value)  # setting a sentence aside never costs
         return score
 
 

@@ -28,8 +28,8 @@ class Flag(StrEnum):
     NEGATION = "negation"
     QUESTION_COPY = "question_copy"
     OFF_TOPIC = "off_topic"
-    GIBBERISH = "gibberish"
-    PADDING = "padding"
+    GIBBERISH = "gibberish"  # no longer raised (guard deleted); kept so that stored grades still load
+    PADDING = "padding"  # likewise
     NON_ENGLISH = "non_english"
     INJECTION = "injection"
     MISCONCEPTION = "misconception"

@@ -20,7 +20,6 @@ class CriterionSpec(BaseModel):
     dimension: Dimension
     phrasings: tuple[str, ...]
     misconceptions: tuple[str, ...] = ()
-    relation: tuple[str, str] | None = None
     numeric: NumericSpec | None = None  # the quantities the answer must state, for the rendered variant
 
 
@@ -71,7 +70,6 @@ def target_from_rubric(
                 dimension=c.dimension,
                 phrasings=c.phrasings,
                 misconceptions=c.misconceptions,
-                relation=c.relation,
                 numeric=(numeric or {}).get(c.id),
             )
             for c in rubric.criteria

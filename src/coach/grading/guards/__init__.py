@@ -1,2 +1,2 @@
-"""Anti-gaming guards: stuffing, negation and swapped relations, question copy, off-topic, gibberish,
-padding, other languages, and text addressed to the grader (injection)."""
+"""Anti-gaming guards: stuffing, negation, question copy, off-topic, other languages, and text addressed to the
+grader (injection)."""

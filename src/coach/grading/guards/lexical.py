@@ -76,13 +76,6 @@ FOREIGN_STOPWORDS: dict[str, frozenset[str]] = {
                     "twee")),
 }
 
-# Abbreviations that look like non-words but are everyday vocabulary in this domain.
-TECH_TOKENS = frozenset(_words("""
-tp pp dp ep sp cp kv gqa mha mqa mla mlp moe gpu gpus cpu nvl nvl72 nccl hbm ttft tbt tpot rdma nic nics ib
-pcie gemm gemms bf16 fp8 fp16 fp32 int4 sgl vllm qkv rs ag ar ffn rms sms sm llm llms kib mib gib gb mb kb tb
-gbps tflops pflops xpyd dcp ibgda ssd dram hgx dgx nvlink rope qps rps slo slos gb200 h100 h200 b200 h800
-"""))
-
 # Units are repeated by any quantitative answer ("812 GB, 101 GB per GPU..."): not evidence of stuffing.
 UNITS = frozenset({"gb", "mb", "kb", "tb", "gib", "mib", "kib", "ms", "us", "persec", "gbps", "x", "b", "bytes",
                    "tok", "tokens"})
@@ -91,15 +84,7 @@ VAGUE_WORDS = frozenset({"something", "somehow", "thing", "things", "certain", "
                          "stuff", "matter", "matters", "factor", "factors", "happens", "happen", "aspect",
                          "various", "relevant", "appropriate", "needed", "important", "depends", "depending"})
 
-PLACEHOLDER_WORDS = frozenset({"lorem", "ipsum", "dolor", "amet", "consectetur", "adipiscing", "eiusmod",
-                               "tempor", "asdf", "qwerty", "blah", "foo", "bar", "baz"})
-_KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-_KEYBOARD_RUNS = frozenset(
-    row[i:i + 4] for row in (*_KEYBOARD_ROWS, *(r[::-1] for r in _KEYBOARD_ROWS)) for i in range(len(row) - 3)
-)
-_VOWELS = set("aeiouy")
 _TOKEN = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*", re.UNICODE)
-_ALLOWED_PUNCT = set(".,;:!?'\"()[]-/%·×*+=<>→−–—’‘“”…^|~_{}@#$&\\`")
 STEM_LEN = 6
 
 
@@ -223,46 +208,6 @@ def list_stats(text: str) -> ListStats:
     return ListStats(
         words=len(toks), function_ratio=fw / len(toks) if toks else 0.0, term_segments=term_segs, term_words=term_words,
         segments=len(segs), top_repeat=top, repeat_share=top / len(content) if content else 0.0,
-    )
-
-
-@lru_cache(maxsize=1 << 16)  # pure, and called for every token of every answer
-def is_junk_token(tok: str) -> bool:
-    """A token that is no word: keyboard runs, repeated letters, no vowels, placeholder text."""
-    if tok in TECH_TOKENS or is_number(tok) or not tok.isascii():
-        return False
-    letters = "".join(ch for ch in tok if ch.isalpha())
-    if len(letters) < 3:
-        return False
-    if tok in PLACEHOLDER_WORDS or any(run in letters for run in _KEYBOARD_RUNS):
-        return True
-    if re.search(r"(.)\1\1", letters) or re.search(r"(..+?)\1\1", letters):
-        return True
-    if any(ch.isdigit() for ch in tok) and any(ch.isalpha() for ch in tok) and len(tok) <= 4:
-        return True  # "xj3", "k9q": letters and digits mashed together
-    if not (set(letters) & _VOWELS):
-        return len(letters) >= 4
-    return bool(re.search(r"[^aeiouy]{6,}", letters))
-
-
-@dataclass(frozen=True)
-class JunkStats:
-    tokens: int
-    junk_ratio: float
-    symbol_ratio: float  # non-alphanumeric, non-space characters / non-space characters
-    distinct_ratio: float
-
-
-def junk_stats(text: str) -> JunkStats:
-    toks = tokens(text)
-    chars = [ch for ch in text if not ch.isspace()]
-    symbols = sum(1 for ch in chars if not ch.isalnum())
-    odd = sum(1 for ch in chars if not ch.isalnum() and ch not in _ALLOWED_PUNCT)
-    junk = sum(1 for t in toks if is_junk_token(t))
-    return JunkStats(
-        tokens=len(toks), junk_ratio=junk / len(toks) if toks else 1.0,
-        symbol_ratio=(symbols + odd) / len(chars) if chars else 0.0,
-        distinct_ratio=len(set(toks)) / len(toks) if toks else 0.0,
     )
 
 

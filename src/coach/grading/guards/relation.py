@@ -1,17 +1,15 @@
 """Relations between two things, read by order rather than by polarity.
 
-- The order a criterion declares ("column-split first, then row-split"), voted on over the answer's sentences.
-- The converse of an ordering word: "the reduce-scatter runs before the all-gather" says what "the all-gather
-  follows the reduce-scatter" says. Two clauses using the family's opposite words agree when their arguments
-  stand on opposite sides of the word, and contradict when they stand on the same side.
+The converse of an ordering word: "the reduce-scatter runs before the all-gather" says what "the all-gather
+follows the reduce-scatter" says. Two clauses using the family's opposite words agree when their arguments
+stand on opposite sides of the word, and contradict when they stand on the same side.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from coach.grading.guards.negation_words import JOIN, normalise
+from coach.grading.guards.negation_words import JOIN
 
 
 @dataclass(frozen=True)
@@ -55,27 +53,3 @@ def orientation(a: Sides, b: Sides) -> int:
                 vote += 1 if (s in a.left) == (s in b.left) else -1
     return (vote > 0) - (vote < 0)
 
-
-_REVERSERS = re.compile(r"\b(after|following|once|preceded|follows)\b")
-
-
-def relation_vote(answer: str, relation: tuple[str, str]) -> int:
-    """+1 if the answer names the pair in the criterion's order, -1 if reversed, 0 if it doesn't name both."""
-    first, second = (r.lower() for r in relation)
-    text = normalise(answer)
-    vote = 0
-    for sent in re.split(r"(?<=[.!?;])\s+|\n+", text):
-        i, j = _find(sent, first), _find(sent, second)
-        if i < 0 or j < 0:
-            continue
-        between = sent[min(i, j) : max(i, j)]
-        forward = i < j
-        if _REVERSERS.search(between):
-            forward = not forward
-        vote += 1 if forward else -1
-    return (vote > 0) - (vote < 0)
-
-
-def _find(text: str, term: str) -> int:
-    m = re.search(r"\b" + re.escape(term[: max(3, len(term) - 1)]), text)
-    return m.start() if m else -1

@@ -36,10 +36,6 @@ class GuardVectors(Protocol):
         """A unit vector for `text`, a clause cut (and normalised) from `source`."""
         ...
 
-    def relevance(self, spans: Sequence[str]) -> np.ndarray | None:
-        """Per sentence of the answer, how close its words come to the target's words (None: not known)."""
-        ...
-
 
 class StandaloneVectors:
     """Every text encoded on its own: for embedders without token vectors (fakes, other providers)."""
@@ -53,36 +49,14 @@ class StandaloneVectors:
     def words(self, source: str, text: str) -> np.ndarray:
         return np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
 
-    def relevance(self, spans: Sequence[str]) -> np.ndarray | None:
-        return None  # no token vectors: the guards judge sentences by their own vectors
-
 
 class PooledVectors:
-    """The answer's parts pooled from its own token vectors; the target's texts from the encoder.
+    """The answer's parts pooled from its own token vectors; the target's texts from the encoder."""
 
-    Pooled sentence vectors carry the rest of the answer's context ("I like hiking" next to a correct sentence
-    scores 0.45 against the reference, 0.03 on its own), so sentence relevance is measured word by word
-    instead: the mean, over the sentence's content words, of the best cosine to any word of the target
-    (`target_pieces`), where context matters much less (0.18 for the same sentence).
-    """
-
-    def __init__(self, encoder: Encoder, answer: Encoded, target_vecs: Mapping[str, np.ndarray],
-                 target_pieces: np.ndarray | None = None) -> None:
+    def __init__(self, encoder: Encoder, answer: Encoded, target_vecs: Mapping[str, np.ndarray]) -> None:
         self.encoder = encoder
         self.answer = answer
         self.target_vecs = target_vecs
-        self.target_pieces = target_pieces
-
-    def relevance(self, spans: Sequence[str]) -> np.ndarray | None:
-        if self.target_pieces is None or not self.target_pieces.shape[0] or not self.answer.has_tokens:
-            return None
-        out = []
-        for span in spans:
-            idx = self._ranges(span) or []
-            words = [i for i in idx if self.answer.content[i]] or [i for i in idx if self.answer.alpha[i]]
-            sims = self.answer.vecs[words] @ self.target_pieces.T if words else np.zeros((0, 1))
-            out.append(float(sims.max(axis=1).mean()) if len(words) else 0.0)
-        return np.array(out, dtype=np.float32)
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         dim = self.answer.sent.shape[0]

@@ -125,7 +125,7 @@ class EmbeddingGrader:
         new = [t for t in dict.fromkeys(t for _, t in rows) if t not in self._contexts]
         self.encoder.encode([*texts, *(x for t in new for x in target_texts(t))])
         graded = [(a, t) for a, t in rows if a.strip()]
-        if self.use_guards:  # answers the guards strip of filler are graded without it too: encode those
+        if self.use_guards:  # answers the guards strip of a term list are graded without it too: encode those
             reports = [(a, t, self.guard_report(a, t)) for a, t in graded]
             cleans = [(r.clean_answer.strip(), t) for a, t, r in reports if r is not None
                       and r.clean_answer.strip() and r.clean_answer.strip() != a.strip()]
@@ -146,7 +146,7 @@ class EmbeddingGrader:
         if key not in self._reports:
             enc = enc or self.encoder.encode_one(answer)
             ctx = self.context(target)
-            vectors = PooledVectors(self.encoder, enc, ctx.text_vecs, ctx.pieces)
+            vectors = PooledVectors(self.encoder, enc, ctx.text_vecs)
             self._reports[key] = guards.assess(answer, target, vectors, self.skip_guards)
             if len(self._reports) > self._context_cache * 8:
                 self._reports.popitem(last=False)
@@ -158,9 +158,8 @@ class EmbeddingGrader:
     def grade_detailed(self, answer: str, target: GradingTarget) -> tuple[Score, Trace]:
         """The score and how it was reached (features, model output, contradiction factor, guard cap).
 
-        When the guards set filler sentences aside, the answer is graded both without them and whole, and the
-        higher grade stands: setting filler aside protects a correct core from being diluted, so it must never
-        cost the candidate (it did when a sentence carrying the reasoning was taken for filler)."""
+        When the guards set a bare term-list sentence aside, the answer is graded both without it and whole, and
+        the higher grade stands: setting a sentence aside must never cost the candidate."""
         if not answer.strip():
             empty = Score(value=0.0, source="embedding", flags=(Flag.EMPTY,), notes=("No answer was given.",))
             return empty, Trace(features={}, model=0.0, factor=0.0, cap=0.0, credit=0.0, rubric=target.from_rubric)

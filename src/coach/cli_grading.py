@@ -202,7 +202,8 @@ def _pair_scorer(cross: bool | None) -> Any:
     return scorer
 
 
-def _grader(cache_dir: Path | None, guards: bool = True, cross: bool | None = None) -> Any:
+def _grader(cache_dir: Path | None, guards: bool = True, cross: bool | None = None,
+            read_whole: bool | None = None) -> Any:
     from coach.grading.offline.grader import EmbeddingGrader
 
     emb, scorer = _embedder(), _pair_scorer(cross)
@@ -211,7 +212,7 @@ def _grader(cache_dir: Path | None, guards: bool = True, cross: bool | None = No
 
         emb = CachedEmbedder(emb, cache_dir)
         scorer = CachedPairScorer(scorer, cache_dir) if scorer is not None else None
-    return EmbeddingGrader(emb, use_guards=guards, context_cache=4096, pair_scorer=scorer)
+    return EmbeddingGrader(emb, use_guards=guards, context_cache=4096, pair_scorer=scorer, read_whole=read_whole)
 
 
 def _save_cache(grader: Any) -> None:
@@ -354,7 +355,7 @@ def calibrate_grader(
     from coach.evals.fit_grader import calibrate
     from coach.grading.offline.calibration import shipped_params_path
 
-    grader = _grader(cache_dir, guards, cross)
+    grader = _grader(cache_dir, guards, cross, read_whole=True)  # the fit may weight the whole-answer readings
     target = output or shipped_params_path(cross=grader.pair_scorer is not None)
     try:
         params = calibrate(grader, semeval_path, saf_path, mohler_path, progress=_stderr_progress)

@@ -120,6 +120,27 @@ def test_pairs_read_per_criterion_are_few(embedder) -> None:  # type: ignore[no-
     assert len(pairs) == 1 + len(RUBRIC.criteria) * 3  # whole answer, then 2 spans and both joined per criterion
 
 
+def test_the_whole_answer_is_read_only_for_a_model_that_weights_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    """The whole-answer pair is the longest one; a model fitted without xe_* features never uses its reading."""
+    from coach.grading.offline.calibration import GraderParams, Model
+
+    plain = EmbeddingGrader(embedder).params
+    n = len(CROSS_FEATURES)
+    weighted = GraderParams(base=Model(
+        features=plain.base.features + CROSS_FEATURES, mean=plain.base.mean + (0.5,) * n,
+        scale=plain.base.scale + (0.2,) * n, coef=plain.base.coef + (1.0,) * n, intercept=plain.base.intercept))
+    answer = "Each GPU holds a partial sum. The all-reduce adds them."
+    for params, whole in ((plain, False), (weighted, True)):
+        scorer = Scripted()
+        grader = EmbeddingGrader(embedder, params, pair_scorer=scorer)
+        grader.grade_many([(answer, RUBRIC)])
+        assert ((answer, RUBRIC.reference) in scorer.calls) is whole
+        assert any(desc == c.description for _, desc in scorer.calls for c in RUBRIC.criteria)  # criteria: always
+    asked = Scripted()
+    EmbeddingGrader(embedder, plain, pair_scorer=asked, read_whole=True).grade(answer, RUBRIC)  # as calibration
+    assert (answer, RUBRIC.reference) in asked.calls
+
+
 def test_automatic_criteria_grade_as_before_while_the_model_has_no_cross_features(embedder) -> None:  # type: ignore[no-untyped-def]
     """The public datasets' targets are read through the whole answer only: with the bi-encoder path's params
     (fitted without the cross-encoder's features), their grades do not move."""

@@ -56,7 +56,7 @@ class CriterionReading:
 
 @dataclass(frozen=True)
 class CrossReading:
-    whole: Reading  # the whole answer against the (closest) reference
+    whole: Reading | None  # the whole answer against the (closest) reference; None when no fitted model reads it
     criteria: tuple[CriterionReading, ...]  # per rubric criterion; empty for automatic criteria
 
 
@@ -80,20 +80,21 @@ def criterion_spans(enc: Encoded, ctx: TargetContext) -> list[list[str]]:
     return out
 
 
-def pairs_for(enc: Encoded, ctx: TargetContext) -> list[tuple[str, str]]:
-    """Every pair `read` will score for this answer (so a batch of answers can be scored in one call)."""
-    pairs = [(enc.text, _reference(enc, ctx))]
+def pairs_for(enc: Encoded, ctx: TargetContext, whole: bool = True) -> list[tuple[str, str]]:
+    """Every pair `read` will score for this answer (so a batch of answers can be scored in one call). `whole`:
+    the whole answer against the reference too (its features feed only a model fitted with them)."""
+    pairs = [(enc.text, _reference(enc, ctx))] if whole else []
     if ctx.target.from_rubric:
         for spec, texts in zip(ctx.target.criteria, criterion_spans(enc, ctx), strict=True):
             pairs.extend((t, spec.description) for t in texts)
     return pairs
 
 
-def read(enc: Encoded, ctx: TargetContext, scorer: PairScorer) -> CrossReading:
-    pairs = pairs_for(enc, ctx)
+def read(enc: Encoded, ctx: TargetContext, scorer: PairScorer, whole: bool = True) -> CrossReading:
+    pairs = pairs_for(enc, ctx, whole)
     probs = scorer.score_pairs(pairs)
     rows = [Reading(span=a, probs=tuple(float(x) for x in p)) for (a, _), p in zip(pairs, probs, strict=True)]
-    whole, rest = rows[0], rows[1:]
+    first, rest = (rows[0], rows[1:]) if whole else (None, rows)
     criteria: list[CriterionReading] = []
     if ctx.target.from_rubric:
         start = 0
@@ -102,15 +103,17 @@ def read(enc: Encoded, ctx: TargetContext, scorer: PairScorer) -> CrossReading:
             start += len(texts)
             criteria.append(CriterionReading(best=max(mine, key=lambda r: r.credit),
                                              opposed=max(mine, key=lambda r: r.contradicts)))
-    return CrossReading(whole=whole, criteria=tuple(criteria))
+    return CrossReading(whole=first, criteria=tuple(criteria))
 
 
 def cross_features(reading: CrossReading) -> dict[str, float]:
     """The fitted model's inputs from the whole-answer reading (the same for rubric and automatic targets)."""
     w = reading.whole
+    if w is None:
+        return {}
     return {"xe_credit": w.credit, "xe_correct": w.correct, "xe_contra": w.contradicts,
             "xe_irrelevant": w.probs[_IRRELEVANT]}
 
 
-def batch_pairs(items: Sequence[tuple[Encoded, TargetContext]]) -> list[tuple[str, str]]:
-    return list(dict.fromkeys(p for enc, ctx in items for p in pairs_for(enc, ctx)))
+def batch_pairs(items: Sequence[tuple[Encoded, TargetContext]], whole: bool = True) -> list[tuple[str, str]]:
+    return list(dict.fromkeys(p for enc, ctx in items for p in pairs_for(enc, ctx, whole)))

@@ -3,9 +3,9 @@
 Per answer: one forward pass of the embedder gives token and sentence vectors; the answer is soft-aligned to
 the reference(s) token by token (BERTScore-style, question words demoted), matched to each criterion
 (sentence cosine and token recall of its phrasings), compared lexically, and, when the target carries graded
-examples, to its nearest examples. With a cross-encoder (`cross.py`), the whole answer is also read against the
-reference, and each rubric criterion against the answer spans closest to it: its readings are features of the
-model and decide the criterion verdicts (`criteria.py`). A small logistic model fitted on training data
+examples, to its nearest examples. With a cross-encoder (`cross.py`), each rubric criterion is read against the
+answer spans closest to it, which decides the criterion verdicts (`criteria.py`), and, when the fitted model
+weights its features, the whole answer against the reference. A small logistic model fitted on training data
 (`calibration.py`) turns these features into the score; criterion verdicts explain it. The anti-gaming guards
 cap the result.
 
@@ -90,12 +90,17 @@ def _guards() -> Any:
 class EmbeddingGrader:
     def __init__(self, embedder: Embedder, params: GraderParams | None = None, *, use_guards: bool = True,
                  context_cache: int = 512, check_numbers: bool = True, pair_scorer: PairScorer | None = None,
-                 skip_guards: frozenset[str] = frozenset()) -> None:
+                 skip_guards: frozenset[str] = frozenset(), read_whole: bool | None = None) -> None:
         self.embedder = embedder
         self.check_numbers = check_numbers  # off only to measure what the numeric check changes
         self.pair_scorer = pair_scorer
         self.skip_guards = skip_guards  # guards not to run (the per-guard ablation)
         self.params = params or shipped_params(cross=pair_scorer is not None)
+        # the cross-encoder reads the whole answer only for a model that weights those readings (calibration
+        # asks for them to fit one): it is the longest pair, a fifth of the reading time of a check
+        models = [m for m in (self.params.base, self.params.anchored) if m is not None]
+        self.read_whole = read_whole if read_whole is not None else any(
+            f.startswith("xe_") for m in models for f in m.features)
         self.encoder = Encoder(embedder)
         self.use_guards = use_guards
         self._contexts: OrderedDict[GradingTarget, TargetContext] = OrderedDict()
@@ -134,7 +139,7 @@ class EmbeddingGrader:
                 graded += cleans
         if self.pair_scorer is not None:  # every pair the readings need, the stripped answers' too, in one call
             rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in graded]
-            self.pair_scorer.score_pairs(batch_pairs(rows_enc))
+            self.pair_scorer.score_pairs(batch_pairs(rows_enc, self.read_whole))
 
     def guard_report(self, answer: str, target: GradingTarget, enc: Encoded | None = None) -> Any:
         """What the anti-gaming guards make of an answer (a `GuardReport`), or None with the guards off.
@@ -178,7 +183,7 @@ class EmbeddingGrader:
         target = ctx.target
         match = Match.of(enc, ctx)
         feats = self._features(enc, ctx, match)
-        reading = read(enc, ctx, self.pair_scorer) if self.pair_scorer is not None else None
+        reading = read(enc, ctx, self.pair_scorer, self.read_whole) if self.pair_scorer is not None else None
         if reading is not None:
             feats.update(cross_features(reading))
         model = self.params.anchored if ctx.examples and self.params.anchored else self.params.base

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.browse import ANSWER, answer_current, answer_until_results  # noqa: F401 (the journey tests use them)
 from tests.e2e.server import ROOT, free_port, wait_healthy
 
 CHROMIUM = os.environ.get("COACH_CHROMIUM", "/usr/bin/chromium")
@@ -21,10 +22,6 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # gitignored: screenshots to look at
 MODULE = "model-parallelism"
-ANSWER = (
-    "Each pipeline stage waits for the previous one, so the latency of one token is the sum of the stage "
-    "times; tensor parallelism splits every layer so GPUs work at the same moment."
-)
 
 
 def artifact(name: str) -> str:
@@ -170,40 +167,6 @@ def question_number(page: Any) -> int | None:
         return None
     word = text[marker + len("Question "):].split(" ", 1)[0]
     return int(word) if word.isdigit() else None
-
-
-def answer_current(page: Any, text: str = ANSWER, choose: int = 0) -> str:
-    """Answer the question on screen (MCQ: option `choose`; short: `text`), click Submit; returns 'mcq'/'short'."""
-    widget = wait_for_any(page, ["textarea", RADIO])
-    if widget == "textarea":
-        area = page.locator("[data-testid='stMain'] textarea").first
-        area.fill(text)
-        area.press("Control+Enter")  # commit the text area before clicking
-        kind = "short"
-    else:
-        page.locator(RADIO).nth(choose).click()
-        kind = "mcq"
-    page.wait_for_timeout(400)
-    page.locator(SUBMIT).click()
-    page.wait_for_timeout(600)
-    return kind
-
-
-def answer_until_results(page: Any, text: str = ANSWER) -> None:
-    for _ in range(40):
-        found = wait_for_any(page, [RESULTS, NEXT, SUBMIT], timeout_s=240)
-        if found == RESULTS:
-            settle(page)
-            return
-        if found == NEXT:
-            page.locator(NEXT).first.click()
-            page.wait_for_timeout(500)
-            continue
-        widget = wait_for_any(page, ["textarea", RADIO, RESULTS, NEXT])
-        if widget in (RESULTS, NEXT):
-            continue
-        answer_current(page, text)
-    raise AssertionError("never reached the results")
 
 
 def start_check(page: Any, server_url: str, module: str = MODULE) -> None:

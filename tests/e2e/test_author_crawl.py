@@ -35,10 +35,22 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         yield url, content
 
 
+# What each studio page shows once past the gate (the gate shows none of them)
+READY = {
+    "/author-generate": ["text=Draft an item from the page"],
+    "/author-analysis": ["text=Responses needed to judge"],
+    "/author-export": ["text=Import a CSV into drafts"],
+    "/author": ["text=Item to review", "text=Nothing waits for review"],
+}
+SIGNED_OUT = "text=You are not signed in as an author."
+
+
 def signed_in(page: Any, url: str) -> None:
     """A fresh load of `url` through the author gate, with every expander open. A fresh load is a new session,
     so the gate always asks (the token is kept per session): waiting for it, rather than looking once, cannot
     mistake a page still loading for a page past the gate."""
+    path = url.split("://", 1)[-1].split("/", 1)[-1].split("?", 1)[0]
+    ready = READY["/" + path]
     page.goto(url)
     gate = page.get_by_label(GATE)
     for _ in range(3):
@@ -47,13 +59,15 @@ def signed_in(page: Any, url: str) -> None:
         page.get_by_label("Your name (for the review log)").fill("Crawling author")
         page.locator("button:has-text('Enter the studio')").click()
         gate.wait_for(state="detached", timeout=180_000)
-        settle(page)  # the studio page itself (a queue entry runs the bank checks first)
         # Right after a server start the studio page sometimes gave way to an empty gate again: a new session,
         # as when the browser reconnects (session state, and the token with it, is per session). An author
         # types the token again; so does the crawler.
-        if not gate.count():
+        if wait_for_any(page, [*ready, SIGNED_OUT], timeout_s=180) != SIGNED_OUT:
             break
         RETRIES.append(url)
+    else:
+        raise AssertionError(f"the studio never opened at {url}")
+    settle(page)  # the rest of the page (a queue entry runs the bank checks first)
     open_expanders(page)
 
 

@@ -159,8 +159,6 @@ def _language(answer: str) -> tuple[bool, bool]:
     return ls.foreign_hits >= NONEN_MIN_HITS and ls.foreign_hits >= NONEN_HIT_RATIO * ls.english_hits, False
 
 
-
-
 def _check_stuffing(target: GradingTarget, b: _Builder) -> None:
     if asks_for_list(target.question) or is_labelled_contrast(b.clean_answer, target.question):
         return

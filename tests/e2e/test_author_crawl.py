@@ -6,6 +6,7 @@ crash message."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,20 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     state = base / "state"
     state.mkdir()
     with streamlit_server(state, {"COACH_CONTENT_DIR": str(content), "COACH_AUTHOR_TOKEN": TOKEN}) as url:
+        _model_ready(state / "server.log")
         yield url, content
+
+
+def _model_ready(log: Path, timeout_s: float = 240.0) -> None:
+    """Wait for the server's warm-up (it starts with the server) to load the model. The lost sign-in that left
+    a screenshot while this test was written came on the first studio page after a start; this keeps the
+    warm-up's load off that page."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if "the embedding model is ready" in log.read_text(encoding="utf-8", errors="replace"):
+            return
+        time.sleep(0.25)
+    raise AssertionError(f"the server never said its model was ready; its log:\n{log.read_text()[-2000:]}")
 
 
 # What each studio page shows once past the gate (the gate shows none of them)

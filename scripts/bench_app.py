@@ -33,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.browse import NEXT, RADIO, RESULT, SUBMIT, settle, sign_in, wait_for_any  # noqa: E402
+from tests.e2e.browse import NEXT, RADIO, RESULT, SUBMIT, settle, sign_in, sitting_state, wait_for_any  # noqa: E402
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.server import streamlit_server  # noqa: E402
 
@@ -42,24 +42,9 @@ SHORT = ("Each pipeline stage waits for the previous one, so one token's latency
          "tensor parallelism splits every layer so all GPUs work on the token at the same moment.")
 
 
-def _question_or_results(page: Any, number: int) -> str:
-    """Wait for question `number`'s own page (its progress label and Submit) or the results; say which."""
-    handle = page.wait_for_function(
-        """(label) => {
-            const main = document.querySelector("[data-testid='stMain']");
-            if (!main) return false;
-            if (main.innerText.includes('Your result')) return 'results';
-            const submit = [...main.querySelectorAll('button')].some(b => b.innerText.includes('Submit answer'));
-            return main.innerText.includes(label) && submit ? 'question' : false;
-        }""",
-        arg=f"Question {number} of", timeout=300_000, polling=50,
-    )
-    return str(handle.json_value())
-
-
 def _answer(page: Any, think: float) -> tuple[str, float]:
     """Answer the question on screen and time Submit -> its outcome visible (the review, the next question or
-    the results). Returns (kind, seconds). Call it only once `_question_or_results` has found that question's
+    the results). Returns (kind, seconds). Call it only once `sitting_state` has found that question's
     own page: on a loaded machine the previous page stays on screen while the next run starts, and a click on
     its widgets (the practice set-up's "Reveal answers" radio, the last question's text area) is lost when the
     new page replaces them; two runs once waited out their 300 s that way, after a click on the set-up radio."""
@@ -132,8 +117,9 @@ def _sit(out: dict[str, Any], url: str, module: str, questions: int, think: floa
     settle(page)
     page.locator("button:has-text('Start practice test')").click()
     for n in range(questions):
-        if _question_or_results(page, n + 1) != "question":
-            raise AssertionError(f"the results came before question {n + 1}")
+        state = sitting_state(page, after=n, review=False, timeout_s=300)
+        if state != f"question {n + 1}":
+            raise AssertionError(f"expected question {n + 1}, found {state}")
         kind, seconds = _answer(page, think)
         if n == 0:
             out["run_to_first_graded_answer_s"] = time.perf_counter() - launched
@@ -147,8 +133,11 @@ def _sit(out: dict[str, Any], url: str, module: str, questions: int, think: floa
     page.locator("button:has-text('Start the readiness check')").click()
     last = 0.0
     for number in range(1, 41):
-        if _question_or_results(page, number) == "results":
+        state = sitting_state(page, after=number - 1, review=False, timeout_s=300)
+        if state == "results":
             break
+        if state != f"question {number}":
+            raise AssertionError(f"expected question {number}, found {state}")
         _kind, last = _answer(page, think)
     page.wait_for_selector(RESULT, timeout=300_000)
     out["last_submit_to_results_s"] = last

@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import yaml
@@ -63,8 +64,7 @@ def signed_in(page: Any, url: str) -> None:
     """A fresh load of `url` through the author gate, with every expander open. A fresh load is a new session,
     so the gate always asks (the token is kept per session): waiting for it, rather than looking once, cannot
     mistake a page still loading for a page past the gate."""
-    path = url.split("://", 1)[-1].split("/", 1)[-1].split("?", 1)[0]
-    ready = READY["/" + path]
+    ready = READY[urlsplit(url).path]
     page.goto(url)
     gate = page.get_by_label(GATE)
     for _ in range(3):

@@ -27,7 +27,7 @@ def test_bench_reports_both_rates_and_their_ratio(st_embedder, pair_scorer) -> N
     assert out["cross_encoder"] == pair_scorer.name and out["texts_encoded"] > 4
     # these automatic targets are read through the whole answer only, and only a model fitted with the
     # cross-encoder's features uses that reading: with none shipped, the grader reads no pair at all
-    reads_whole = any(f.startswith("xe_") for f in shipped_params(cross=True).base.features)
+    reads_whole = shipped_params(cross=True).weights_whole_reading
     assert out["pairs_read"] >= 4 if reads_whole else out["pairs_read"] == 0
     assert len(out["raw_seconds"]) == len(out["grading_seconds"]) == 2
     # every figure is printed rounded (rates to 0.1, seconds to 0.001, the ratio to 0.001): compare each with what

@@ -125,10 +125,12 @@ def test_the_whole_answer_is_read_only_for_a_model_that_weights_it(embedder) -> 
     from coach.grading.offline.calibration import GraderParams, Model
 
     plain = EmbeddingGrader(embedder).params
+    assert not plain.weights_whole_reading
     n = len(CROSS_FEATURES)
     weighted = GraderParams(base=Model(
         features=plain.base.features + CROSS_FEATURES, mean=plain.base.mean + (0.5,) * n,
         scale=plain.base.scale + (0.2,) * n, coef=plain.base.coef + (1.0,) * n, intercept=plain.base.intercept))
+    assert weighted.weights_whole_reading
     answer = "Each GPU holds a partial sum. The all-reduce adds them."
     for params, whole in ((plain, False), (weighted, True)):
         scorer = Scripted()
@@ -149,7 +151,7 @@ def test_automatic_criteria_grade_as_before_while_the_model_has_no_cross_feature
 
     target = auto_target(QUESTION, REFERENCE)
     plain = EmbeddingGrader(embedder)
-    assert not any(f.startswith("xe_") for f in plain.params.base.features)
+    assert not plain.params.weights_whole_reading
     read = EmbeddingGrader(embedder, plain.params, pair_scorer=Scripted())
     for answer in (GOOD, HALF, OFF):
         assert plain.grade(answer, target) == read.grade(answer, target)

@@ -107,6 +107,12 @@ class GraderParams:
     verdicts: Verdicts = field(default_factory=Verdicts)
     meta: Mapping[str, Any] = field(default_factory=dict)
 
+    @property
+    def weights_whole_reading(self) -> bool:
+        """Whether a model uses the cross-encoder's reading of the whole answer against the reference."""
+        models = [m for m in (self.base, self.anchored) if m is not None]
+        return any(f.startswith("xe_") for m in models for f in m.features)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "version": PARAMS_VERSION,

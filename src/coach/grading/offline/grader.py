@@ -98,9 +98,7 @@ class EmbeddingGrader:
         self.params = params or shipped_params(cross=pair_scorer is not None)
         # the cross-encoder reads the whole answer only for a model that weights those readings (calibration
         # asks for them to fit one): it is the longest pair, a fifth of the reading time of a check
-        models = [m for m in (self.params.base, self.params.anchored) if m is not None]
-        self.read_whole = read_whole if read_whole is not None else any(
-            f.startswith("xe_") for m in models for f in m.features)
+        self.read_whole = self.params.weights_whole_reading if read_whole is None else read_whole
         self.encoder = Encoder(embedder)
         self.use_guards = use_guards
         self._contexts: OrderedDict[GradingTarget, TargetContext] = OrderedDict()

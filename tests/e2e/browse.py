@@ -155,9 +155,9 @@ CLICKABLE = (
     "[data-testid='stMain'] [data-testid='stFormSubmitButton'] button"
 )
 # clicked last on a page: each changes what the page shows next (the attempt is gone, a new one starts, the
-# draft leaves the review queue)
-LAST = ("Abandon", "Start over", "Start", "Resume", "Revoke", "Sign out", "Forget", "Approve", "approve", "Reject",
-        "Reviewed")
+# user is signed out, the draft leaves the review queue)
+LAST = ("Abandon", "Start over", "Start", "Resume", "Revoke", "Sign out", "Leave", "Forget", "Approve", "approve",
+        "Reject", "Reviewed")
 
 
 def open_expanders(page: Any) -> None:

@@ -1,6 +1,7 @@
 """The authoring studio in headless Chromium against the real server on a private copy of the content: an
 author drafts an item from a concept page and approves it, and the item file says `status: published` with a
-new version and is in the bank; a candidate (no token) who opens the author URL sees the refusal."""
+new version and is in the bank; a candidate (no token) who opens the author URL sees the refusal; an author
+stays signed in across reloads until they leave the studio."""
 
 from __future__ import annotations
 
@@ -111,3 +112,49 @@ def test_a_bad_csv_upload_names_its_lines_and_writes_nothing(studio: tuple[str, 
     page.screenshot(path=str(state / "author-export.png"), full_page=True)
     assert not list(content.glob("questions/*/drafts/mp-csv-*.yaml"))
     page.close()
+
+
+def _pass_cookie(context: Any, page: Any, present: bool) -> str | None:
+    """Wait until the browser holds the author's pass cookie (or no longer does); return its value."""
+    for _ in range(300):
+        found = [c["value"] for c in context.cookies() if c["name"] == "coach_author_pass"]
+        if bool(found) is present:
+            return found[0] if found else None
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the pass cookie is {'missing' if present else 'still there'} after 30 s")
+
+
+def test_an_author_stays_signed_in_across_reloads_until_they_leave_the_studio(studio: tuple[str, Path, Path],
+                                                                             browser: Any) -> None:
+    url, _, state = studio
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{url}/author-analysis")
+    _wait_for_any(page, ["text=Author token"])
+    page.get_by_label("Author token").fill(TOKEN)
+    page.get_by_label("Your name (for the review log)").fill("Reloading author")
+    page.locator("button:has-text('Enter the studio')").click()
+    _wait_for_any(page, ["text=Responses needed to judge"], timeout_s=180)
+    kept = _pass_cookie(context, page, present=True)
+    assert kept and TOKEN not in kept
+
+    page.reload()  # a new session: the browser's pass, not the session, lets the author in
+    assert _wait_for_any(page, ["text=Responses needed to judge", "text=Author token"], timeout_s=180) \
+        == "text=Responses needed to judge"
+    page.goto(f"{url}/author")
+    _wait_for_any(page, ["text=Signed in as Reloading author"], timeout_s=180)
+    page.screenshot(path=str(state / "author-reloaded.png"), full_page=True)
+
+    other = browser.new_page()  # another browser has no pass
+    other.goto(f"{url}/author")
+    _wait_for_any(other, ["text=Author token"], timeout_s=180)
+    other.close()
+
+    page.locator("[data-testid='stSidebar']").get_by_role("button", name="Leave the studio").click()
+    _wait_for_any(page, ["text=Author token"], timeout_s=60)
+    assert _pass_cookie(context, page, present=False) is None
+    page.reload()
+    _wait_for_any(page, ["text=Author token"], timeout_s=180)
+    page.screenshot(path=str(state / "author-left.png"), full_page=True)
+    assert not page.locator("text=Signed in as Reloading author").count()
+    context.close()

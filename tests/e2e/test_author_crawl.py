@@ -24,7 +24,8 @@ pytestmark = pytest.mark.e2e
 PAGE = "tp-column-row-splits"
 MODULE = "model-parallelism"
 GATE = "Author token"
-RETRIES: list[str] = []  # the sign-ins typed again (printed with the clicks)
+GATE_TEXT = f"text={GATE}"
+SIGN_INS: list[str] = []  # where the token was typed (printed with the clicks): the first page, and after a leave
 
 
 @pytest.fixture(scope="module")
@@ -57,28 +58,22 @@ READY = {
     "/author-export": ["text=Import a CSV into drafts"],
     "/author": ["text=Item to review", "text=Nothing waits for review"],
 }
-SIGNED_OUT = "text=You are not signed in as an author."
 
 
 def signed_in(page: Any, url: str) -> None:
-    """A fresh load of `url` through the author gate, with every expander open. A fresh load is a new session,
-    so the gate always asks (the token is kept per session): waiting for it, rather than looking once, cannot
-    mistake a page still loading for a page past the gate."""
+    """A fresh load of `url` past the author gate, with every expander open. The browser keeps the author's
+    pass after the first sign-in, so the gate asks only then (or after the pass is lost); waiting for the page
+    or the gate, rather than looking once, cannot mistake a page still loading for a page past the gate."""
     ready = READY[urlsplit(url).path]
     page.goto(url)
-    gate = page.get_by_label(GATE)
     for _ in range(3):
-        gate.wait_for(timeout=180_000)
-        gate.fill(TOKEN)
+        if wait_for_any(page, [*ready, GATE_TEXT], timeout_s=180) != GATE_TEXT:
+            break
+        SIGN_INS.append(url)
+        page.get_by_label(GATE).fill(TOKEN)
         page.get_by_label("Your name (for the review log)").fill("Crawling author")
         page.locator("button:has-text('Enter the studio')").click()
-        gate.wait_for(state="detached", timeout=180_000)
-        # Right after a server start the studio page sometimes gave way to an empty gate again: a new session,
-        # as when the browser reconnects (session state, and the token with it, is per session). An author
-        # types the token again; so does the crawler.
-        if wait_for_any(page, [*ready, SIGNED_OUT], timeout_s=180) != SIGNED_OUT:
-            break
-        RETRIES.append(url)
+        page.get_by_label(GATE).wait_for(state="detached", timeout=180_000)
     else:
         raise AssertionError(f"the studio never opened at {url}")
     settle(page)  # the rest of the page (a queue entry runs the bank checks first)
@@ -118,7 +113,7 @@ def test_every_button_and_link_on_every_author_page(studio: tuple[str, Path], br
         problems += found
     assert not problems, "\n".join(problems)
     assert total >= 10, f"only {total} clicks: the crawler found too few buttons and links"
-    print("clicked:", clicked, "sign-ins typed again:", RETRIES)
+    print("clicked:", clicked, "sign-ins typed:", SIGN_INS)
     page.close()
     # the queue's decisions were clicked: a draft was published, one published as edited, one rejected
     left = {yaml.safe_load(d.read_text())["items"][0]["id"] for d in

@@ -3,6 +3,7 @@ on a private copy of the content (files) with the decisions in the store."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,10 +11,12 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
+from coach.authoring.auth import PASS_TTL_S, issue_pass
 from coach.authoring.drafts import Target, offline_draft
 from coach.authoring.queue import write_draft
 from coach.content.loader import load_bank
 from coach.content.schema import Status
+from coach.ui.pages.author.gate import PASS_KEY
 from tests.ui.author_support import TOKEN, clear_app_caches, copy_content
 
 SCRIPT = str(Path(__file__).with_name("author_app.py"))
@@ -43,8 +46,7 @@ def open_author(page: str = "author", *, token: str | None = TOKEN) -> AppTest:
     at = AppTest.from_file(SCRIPT, default_timeout=180)
     at.query_params["p"] = page
     if token is not None:
-        at.session_state["author-token"] = token
-        at.session_state["author-name"] = "Ada"
+        at.session_state[PASS_KEY] = issue_pass(token, "Ada", time.time())
     return at.run()
 
 
@@ -76,7 +78,7 @@ def test_a_wrong_token_is_refused_and_the_right_one_opens_the_studio(content: Pa
     at.text_input(key="author-token-input").input("guess")
     at = at.button[0].click().run()
     assert "That author token is wrong." in texts(at)
-    assert "author-token" not in at.session_state
+    assert PASS_KEY not in at.session_state
     at.text_input(key="author-token-input").input(TOKEN)
     at.text_input(key="author-name-input").input("Grace")
     at = at.button[0].click().run()
@@ -86,8 +88,27 @@ def test_a_wrong_token_is_refused_and_the_right_one_opens_the_studio(content: Pa
 
 
 def test_a_stale_token_in_the_session_is_asked_again(content: Path) -> None:
-    at = open_author(token="an old token")
+    at = open_author(token="an old token")  # a pass signed with the token the coach had before
     assert "The authoring studio is for authors." in texts(at)
+    assert PASS_KEY not in at.session_state
+
+
+def test_an_expired_pass_is_asked_again(content: Path) -> None:
+    at = AppTest.from_file(SCRIPT, default_timeout=180)
+    at.query_params["p"] = "author"
+    at.session_state[PASS_KEY] = issue_pass(TOKEN, "Ada", time.time() - PASS_TTL_S - 1)
+    at = at.run()
+    assert "The authoring studio is for authors." in texts(at)
+
+
+def test_an_author_who_leaves_the_studio_is_asked_for_the_token_again(content: Path) -> None:
+    at = open_author()
+    assert at.title[0].value == "Review queue" and "Signed in as Ada" in texts(at)
+    at = at.sidebar.button(key="author-leave").click().run()
+    assert not at.exception
+    assert "The authoring studio is for authors." in texts(at)
+    assert PASS_KEY not in at.session_state
+    assert [b.label for b in at.button] == ["Enter the studio"]
 
 
 def test_with_no_author_configured_the_studio_says_how_to_enable_it(content: Path,
@@ -179,7 +200,7 @@ def test_generate_ranks_new_distractors_and_writes_a_draft_into_the_queue(conten
     at = AppTest.from_file(SCRIPT, default_timeout=300)
     at.query_params["p"] = "author-generate"
     at.query_params["concept"] = PAGE
-    at.session_state["author-token"] = TOKEN
+    at.session_state[PASS_KEY] = issue_pass(TOKEN, "Ada", time.time())
     at = at.run()
     assert not at.exception
     assert at.selectbox(key="author-gen-page").value == PAGE

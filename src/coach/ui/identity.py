@@ -5,7 +5,6 @@ nothing). Pages call `current_candidate()` and `st.stop()` on None; `identity_si
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,6 +13,7 @@ import streamlit as st
 from coach.errors import StoreUnavailable
 from coach.service.identity import MAX_NAME, is_local_key, new_local_key, oidc_identity
 from coach.service.journey import Candidate
+from coach.ui.cookies import read_cookie, write_cookie
 from coach.ui.services import journey
 from coach.ui.state import CANDIDATE_KEY
 
@@ -48,28 +48,16 @@ def _providers(section: Mapping[str, Any]) -> list[str | None]:
     return [None] if "client_id" in section or not named else named
 
 
-# -- the cookie (Streamlit reads cookies; writing one needs a line of JavaScript in the page) ----------------
-def _cookie_script(value: str | None) -> str:
-    attrs = f"path=/; SameSite=Lax; Max-Age={COOKIE_MAX_AGE_S if value else 0}"
-    assignment = f"{COOKIE}={value or ''}; {attrs}"
-    return (
-        "<script>(function(){var c=" + json.dumps(assignment) + ";"
-        "if(location.protocol==='https:'){c+='; Secure';}document.cookie=c;})();</script>"
-    )
-
-
+# -- the cookie -------------------------------------------------------------------------------------------
 def _write_cookie(value: str | None) -> None:
-    st.html(_cookie_script(value), unsafe_allow_javascript=True, width="content")
+    write_cookie(COOKIE, value, COOKIE_MAX_AGE_S)
 
 
 def _cookie_key() -> str | None:
     if st.session_state.get(_FORGOTTEN):
         return None
-    try:
-        value = st.context.cookies.get(COOKIE)
-    except Exception:  # no request context (e.g. bare script runs)
-        return None
-    return value if isinstance(value, str) and is_local_key(value) else None
+    value = read_cookie(COOKIE)
+    return value if value is not None and is_local_key(value) else None
 
 
 # -- the candidate ----------------------------------------------------------------------------------------

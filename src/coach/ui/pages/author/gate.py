@@ -1,21 +1,26 @@
 """The author role gate every author page calls first: it returns who the author is, or renders a refusal.
 
 Under OIDC (`st.user` logged in) the account's email or subject must be a configured author; in local mode the
-author token (`COACH_AUTHOR_TOKEN`) is asked for, compared in constant time (`coach.authoring.auth`), and kept
-in the session after it matched. With no author configured the studio says how to enable it.
+author token (`COACH_AUTHOR_TOKEN`) is asked for and compared in constant time (`coach.authoring.auth`). After it
+matched, the session and a cookie keep a signed pass, never the token, so a reload or a reconnect does not ask
+again until the pass expires, the token changes or the author leaves the studio. With no author configured the
+studio says how to enable it.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import streamlit as st
 
-from coach.authoring.auth import AuthorPolicy, author_access
+from coach.authoring.auth import PASS_TTL_S, AuthorPolicy, author_access, check_pass, issue_pass
 from coach.ui import services
+from coach.ui.cookies import read_cookie, write_cookie
 
-TOKEN_KEY = "author-token"
-NAME_KEY = "author-name"
+PASS_KEY = "author-pass"  # this session's pass (tests may seed one with issue_pass)
+PASS_COOKIE = "coach_author_pass"
+_LEFT = "_coach_author_left"  # ignore the (stale) pass cookie this session was opened with
 REFUSAL = "The authoring studio is for authors."
 
 
@@ -54,11 +59,9 @@ def require_author(page_title: str) -> str | None:
         st.title(page_title)
         st.error(f"{REFUSAL} {access.reason}")
         return None
-    kept = st.session_state.get(TOKEN_KEY)
-    if kept is not None:
-        if author_access(rules, token=kept).allowed:
-            return str(st.session_state.get(NAME_KEY) or "local author")
-        del st.session_state[TOKEN_KEY]  # the configured token changed: ask again
+    author = _kept_author(rules.token)
+    if author is not None:
+        return author
     st.title(page_title)
     st.error(f"{REFUSAL} You are not signed in as an author.")
     if not rules.token:
@@ -71,8 +74,29 @@ def require_author(page_title: str) -> str | None:
     if entered:
         access = author_access(rules, token=token)
         if access.allowed:
-            st.session_state[TOKEN_KEY] = token
-            st.session_state[NAME_KEY] = name.strip() or "local author"
-            st.rerun()
+            st.session_state[PASS_KEY] = issue_pass(token, name.strip() or "local author", time.time())
+            st.session_state.pop(_LEFT, None)
+            st.rerun()  # the next run shows the page and writes the cookie
         st.error(access.reason)
     return None
+
+
+def _kept_author(token: str | None) -> str | None:
+    """The author this session's pass, or the cookie's, names (refreshing the cookie); None when neither holds."""
+    now = time.time()
+    kept = st.session_state.get(PASS_KEY)
+    cookie = None if st.session_state.get(_LEFT) else read_cookie(PASS_COOKIE)
+    if (name := check_pass(token, kept, now)) is None and (name := check_pass(token, cookie, now)) is not None:
+        kept = st.session_state[PASS_KEY] = cookie  # a reload or reconnect: the browser kept the pass
+    if name is None:
+        st.session_state.pop(PASS_KEY, None)  # expired, or the configured token changed: ask again
+        if cookie is not None or st.session_state.get(_LEFT):
+            write_cookie(PASS_COOKIE, None, 0)
+        return None
+    if cookie != kept:
+        write_cookie(PASS_COOKIE, kept, PASS_TTL_S)
+    if st.sidebar.button("Leave the studio", key="author-leave", help="Sign out of the authoring studio"):
+        st.session_state.pop(PASS_KEY, None)
+        st.session_state[_LEFT] = True
+        st.rerun()
+    return name

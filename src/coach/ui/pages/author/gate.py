@@ -82,7 +82,8 @@ def require_author(page_title: str) -> str | None:
 
 
 def _kept_author(token: str | None) -> str | None:
-    """The author this session's pass, or the cookie's, names (refreshing the cookie); None when neither holds."""
+    """The author named by this session's pass or, after a reload, by the browser's (writing the cookie when it
+    differs); None when neither is a valid pass."""
     now = time.time()
     kept = st.session_state.get(PASS_KEY)
     cookie = None if st.session_state.get(_LEFT) else read_cookie(PASS_COOKIE)

@@ -36,8 +36,11 @@ def wait_healthy(url: str, timeout: float = 120.0) -> float:
 
 
 @contextmanager
-def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    port = free_port()
+def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None, extra_args: tuple[str, ...] = (),
+                     port: int | None = None) -> Iterator[str]:
+    """The server's URL while it runs; `extra_args` go to `streamlit run` (e.g. `--secrets.files`), and `port`
+    is chosen ahead by a caller that must name it first (an OIDC redirect URI)."""
+    port = port or free_port()
     env = {
         **os.environ,
         "COACH_STATE_DIR": str(state_dir),
@@ -61,6 +64,7 @@ def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None) -
             "true",
             "--server.fileWatcherType",
             "none",
+            *extra_args,
         ],
         cwd=APP_ROOT,
         env=env if APP_ROOT == ROOT else {**env, "PYTHONPATH": str(APP_ROOT / "src")},

@@ -70,15 +70,20 @@ def current_candidate() -> Candidate | None:
         return None
 
 
+def sign_in_buttons() -> None:
+    """One button per configured OIDC provider; a click sends the browser to the provider's login."""
+    for provider in _providers(_auth_section() or {}):
+        label = "Sign in" if provider is None else f"Sign in with {provider}"
+        if st.button(label, key=f"coach-login-{provider or 'default'}", type="primary"):
+            st.login(provider)
+
+
 def _oidc_candidate() -> Candidate | None:
     if not st.user.is_logged_in:
         st.session_state.pop(_CANDIDATE, None)
         st.subheader("Sign in")
         st.write("Sign in to keep your readiness checks, progress and share links with your account.")
-        for provider in _providers(_auth_section() or {}):
-            label = "Sign in" if provider is None else f"Sign in with {provider}"
-            if st.button(label, key=f"coach-login-{provider or 'default'}", type="primary"):
-                st.login(provider)
+        sign_in_buttons()
         return None
     sub, iss = str(st.user.get("sub") or ""), st.user.get("iss")
     issuer = str(iss) if iss else None
@@ -167,8 +172,11 @@ def identity_sidebar() -> None:
                 _forget_browser()
         elif st.button("Sign out", key="coach-logout"):
             st.session_state.pop(_CANDIDATE, None)
+            # st.logout sends the browser to Streamlit's logout endpoint, which deletes the login cookie (and
+            # follows the provider's logout). Stop, not rerun: a rerun dropped that redirect, and the next load
+            # was signed in again (the browser test found it)
             st.logout()
-            st.rerun()  # the page redraws signed out (the browser also follows the provider's logout)
+            st.stop()
 
 
 def _rename(candidate: Candidate, new_name: str) -> None:

@@ -17,6 +17,7 @@ import streamlit as st
 from coach.authoring.auth import PASS_TTL_S, AuthorPolicy, author_access, check_pass, issue_pass
 from coach.ui import services
 from coach.ui.cookies import read_cookie, write_cookie
+from coach.ui.identity import oidc_configured, sign_in_buttons
 
 PASS_KEY = "author-pass"  # this session's pass (tests may seed one with issue_pass)
 PASS_COOKIE = "coach_author_pass"
@@ -64,6 +65,8 @@ def require_author(page_title: str) -> str | None:
         return author
     st.title(page_title)
     st.error(f"{REFUSAL} You are not signed in as an author.")
+    if oidc_configured():
+        sign_in_buttons()
     if not rules.token:
         st.info("Authors sign in with their account (OIDC); this coach has no author token for local mode.")
         return None

@@ -33,6 +33,16 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         yield url, content, state
 
 
+def _enter_studio(page: Any, url: str, name: str, ready: str) -> None:
+    """Open `url`, type the author token and `name` at the gate, and wait for `ready` on the studio page."""
+    page.goto(url)
+    _wait_for_any(page, ["text=Author token"])
+    page.get_by_label("Author token").fill(TOKEN)
+    page.get_by_label("Your name (for the review log)").fill(name)
+    page.locator("button:has-text('Enter the studio')").click()
+    _wait_for_any(page, [ready], timeout_s=180)
+
+
 def test_a_candidate_opening_the_author_url_is_refused(studio: tuple[str, Path, Path], browser: Any) -> None:
     url, _, state = studio
     page = browser.new_page()
@@ -50,12 +60,8 @@ def test_an_author_drafts_from_a_page_and_approves_it_in_the_browser(studio: tup
                                                                      browser: Any) -> None:
     url, content, state = studio
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{url}/author-generate?concept={PAGE}")
-    _wait_for_any(page, ["text=Author token"])
-    page.get_by_label("Author token").fill(TOKEN)
-    page.get_by_label("Your name (for the review log)").fill("Browser author")
-    page.locator("button:has-text('Enter the studio')").click()
-    _wait_for_any(page, ["button:has-text('Generate distractors')"], timeout_s=180)
+    _enter_studio(page, f"{url}/author-generate?concept={PAGE}", "Browser author",
+                  "button:has-text('Generate distractors')")
     page.locator("button:has-text('Generate distractors')").click()
     _wait_for_any(page, ["text=Ran the offline generator"], timeout_s=300)
     page.screenshot(path=str(state / "author-distractors.png"), full_page=True)
@@ -98,11 +104,7 @@ def test_a_bad_csv_upload_names_its_lines_and_writes_nothing(studio: tuple[str, 
     upload = tmp_path / "items.csv"
     upload.write_text(CSV)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{url}/author-export")
-    _wait_for_any(page, ["text=Author token"])
-    page.get_by_label("Author token").fill(TOKEN)
-    page.locator("button:has-text('Enter the studio')").click()
-    _wait_for_any(page, ["text=Download Moodle XML"], timeout_s=180)
+    _enter_studio(page, f"{url}/author-export", "", "text=Download Moodle XML")
     page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(upload))
     _wait_for_any(page, ["button:has-text('Import as drafts')"], timeout_s=60)
     page.locator("button:has-text('Import as drafts')").click()
@@ -129,12 +131,7 @@ def test_an_author_stays_signed_in_across_reloads_until_they_leave_the_studio(st
     url, _, state = studio
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
-    page.goto(f"{url}/author-analysis")
-    _wait_for_any(page, ["text=Author token"])
-    page.get_by_label("Author token").fill(TOKEN)
-    page.get_by_label("Your name (for the review log)").fill("Reloading author")
-    page.locator("button:has-text('Enter the studio')").click()
-    _wait_for_any(page, ["text=Responses needed to judge"], timeout_s=180)
+    _enter_studio(page, f"{url}/author-analysis", "Reloading author", "text=Responses needed to judge")
     kept = _pass_cookie(context, page, present=True)
     assert kept and TOKEN not in kept
 

@@ -46,22 +46,23 @@ def oidc_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             yield url
 
 
-def _sign_in(page: Any, url: str, path: str, sub: str) -> None:
-    """Open `path`, click Sign in, and pick the provider's user `sub` on its authorization page."""
-    page.goto(f"{url}{path}")
+def _signed_in(browser: Any, url: str, who: tuple[str, str, str]) -> tuple[Any, Any]:
+    """A new browser (context, page) signed in as the provider's user `who`: open My progress, click Sign in,
+    pick the user on the provider's own authorization page, and wait for the coach to name them."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{url}/progress")
     wait_for_any(page, ["[data-testid='stMain'] button:has-text('Sign in')"], timeout_s=180)
     page.locator("[data-testid='stMain'] button:has-text('Sign in')").click()
-    page.wait_for_selector("text=Authorize Client", timeout=60_000)  # the provider's own page
-    page.locator(f"button[name='sub'][value='{sub}']").click()
-    page.wait_for_url(f"{url}/**", timeout=60_000)  # back at the coach
+    page.wait_for_selector("text=Authorize Client", timeout=60_000)
+    page.locator(f"button[name='sub'][value='{who[0]}']").click()
+    wait_for_any(page, [f"text=Signed in as {who[2]}"], timeout_s=180)
+    return context, page
 
 
 def test_a_candidate_signs_in_with_the_provider_stays_signed_in_and_signs_out(oidc_app: str, browser: Any) -> None:
     url = oidc_app
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    _sign_in(page, url, "/progress", CANDIDATE[0])
-    wait_for_any(page, [f"text=Signed in as {CANDIDATE[2]}"], timeout_s=180)
+    context, page = _signed_in(browser, url, CANDIDATE)
     assert not page.locator("text=local mode").count()
     page.reload()  # the login lives in Streamlit's auth cookie, not in the session
     wait_for_any(page, [f"text=Signed in as {CANDIDATE[2]}"], timeout_s=180)
@@ -86,10 +87,7 @@ def test_a_candidate_signs_in_with_the_provider_stays_signed_in_and_signs_out(oi
 
 def test_a_configured_author_opens_the_studio_with_no_token(oidc_app: str, browser: Any) -> None:
     url = oidc_app
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    _sign_in(page, url, "/progress", AUTHOR[0])
-    wait_for_any(page, [f"text=Signed in as {AUTHOR[2]}"], timeout_s=180)
+    context, page = _signed_in(browser, url, AUTHOR)
     page.goto(f"{url}/author")
     wait_for_any(page, [f"text=Signed in as {AUTHOR[1]}. Content files"], timeout_s=180)
     assert not page.get_by_label("Author token").count()

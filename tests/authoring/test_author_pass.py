@@ -36,5 +36,5 @@ def test_a_forged_or_damaged_pass_is_refused() -> None:
     for forged in (f"{other_name}.{expires}.{signature}",  # someone else's name under Grace's signature
                    f"{name}.{later}.{signature}",  # a longer life
                    f"{name}.{expires}.{flipped}",  # a signature one digit off
-                   f"{name}.{expires}", "", "...", "a.b.c", f"{name}.-1.{signature}"):
+                   f"{name}.{expires}", "", "...", "a.b.c", f"{name}.-1.{signature}", f"{name}.\u00b2.{signature}"):
         assert check_pass(TOKEN, forged, NOW) is None, forged

@@ -71,7 +71,7 @@ def check_pass(token: str | None, value: str | None, now: float) -> str | None:
     if not token or not value:
         return None
     parts = value.split(".")
-    if len(parts) != 3 or not parts[1].isdigit():
+    if len(parts) != 3 or not (parts[1].isascii() and parts[1].isdigit()):  # "²".isdigit(), but int("²") fails
         return None
     name_b64, expires, signature = parts[0], int(parts[1]), parts[2]
     if not hmac.compare_digest(signature.encode(), _pass_signature(token, name_b64, expires).encode()):

@@ -35,9 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from tests.e2e.browse import NEXT, RADIO, RESULT, SUBMIT, settle, sign_in, sitting_state, wait_for_any  # noqa: E402
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.e2e.server import streamlit_server  # noqa: E402
+from tests.e2e.server import MODEL_READY, streamlit_server  # noqa: E402
 
-MODEL_READY = "coach: the embedding model is ready"  # the server log's line (coach.ui.services.warm_up)
 SHORT = ("Each pipeline stage waits for the previous one, so one token's latency is the sum of the stage times; "
          "tensor parallelism splits every layer so all GPUs work on the token at the same moment.")
 

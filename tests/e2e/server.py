@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+MODEL_READY = "coach: the embedding model is ready"  # the server log's line (coach.ui.services.warm_up)
 # Another checkout's app to run instead (e.g. an old commit, to show that a browser test fails on it).
 APP_ROOT = Path(os.environ.get("COACH_E2E_APP_ROOT", ROOT))
 
@@ -33,6 +34,17 @@ def wait_healthy(url: str, timeout: float = 120.0) -> float:
         except OSError:
             time.sleep(0.2)
     raise TimeoutError(f"{url} did not become healthy within {timeout:.0f}s")
+
+
+def wait_model_ready(log: Path, timeout_s: float = 300.0) -> None:
+    """Wait until the server's log says its warm-up (which starts with the server) has loaded the model."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if log.exists() and MODEL_READY in log.read_text(encoding="utf-8", errors="replace"):
+            return
+        time.sleep(0.25)
+    tail = log.read_text(encoding="utf-8", errors="replace")[-2000:] if log.exists() else "(no log)"
+    raise AssertionError(f"the server never said its model was ready; its log:\n{tail}")
 
 
 @contextmanager

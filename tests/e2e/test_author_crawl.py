@@ -1,12 +1,11 @@
 """Every button and link of the authoring studio's pages, clicked in headless Chromium the way the candidate
-pages' crawl does it (`test_crawl.py`): one fresh load per click, signed in with the author token each time
-(the token is kept per session), on a private copy of the content with three drafts in the review queue, so
-that approving, approving an edit and rejecting each meet a draft. Fails on any Streamlit exception element or
-crash message."""
+pages' crawl does it (`test_crawl.py`): one fresh load per click, past the author gate (the token is typed
+when the gate asks: on the first page, and after the crawler clicks "Leave the studio"), on a private copy of
+the content with three drafts in the review queue, so that approving, approving an edit and rejecting each
+meet a draft. Fails on any Streamlit exception element or crash message."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ import yaml
 
 from tests.e2e.browse import crawl, open_expanders, settle, wait_for_any
 from tests.e2e.conftest import shot
-from tests.e2e.server import streamlit_server
+from tests.e2e.server import streamlit_server, wait_model_ready
 from tests.ui.author_support import TOKEN, copy_content
 
 pytestmark = pytest.mark.e2e
@@ -35,20 +34,10 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     state = base / "state"
     state.mkdir()
     with streamlit_server(state, {"COACH_CONTENT_DIR": str(content), "COACH_AUTHOR_TOKEN": TOKEN}) as url:
-        _model_ready(state / "server.log")
+        # the lost sign-in that left a screenshot while this test was written came on the first studio page
+        # after a start: keep the warm-up's model load off that page
+        wait_model_ready(state / "server.log", timeout_s=240)
         yield url, content
-
-
-def _model_ready(log: Path, timeout_s: float = 240.0) -> None:
-    """Wait for the server's warm-up (it starts with the server) to load the model. The lost sign-in that left
-    a screenshot while this test was written came on the first studio page after a start; this keeps the
-    warm-up's load off that page."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if "the embedding model is ready" in log.read_text(encoding="utf-8", errors="replace"):
-            return
-        time.sleep(0.25)
-    raise AssertionError(f"the server never said its model was ready; its log:\n{log.read_text()[-2000:]}")
 
 
 # What each studio page shows once past the gate (the gate shows none of them)

@@ -3,28 +3,21 @@ before any browser connects."""
 
 from __future__ import annotations
 
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.server import streamlit_server
+from tests.e2e.server import streamlit_server, wait_model_ready
 
 pytestmark = pytest.mark.e2e
-
-
-READY = "coach: the embedding model is ready"
 
 
 def test_the_model_loads_when_the_server_starts(tmp_path: Path) -> None:
     # no request but the health check: the st.App lifespan, not a first page view, starts the loading
     with streamlit_server(tmp_path):
-        deadline = time.monotonic() + 300
-        while READY not in (tmp_path / "server.log").read_text() and time.monotonic() < deadline:
-            time.sleep(0.5)
-    assert READY in (tmp_path / "server.log").read_text(), (tmp_path / "server.log").read_text()[-2000:]
+        wait_model_ready(tmp_path / "server.log")
 
 
 @pytest.fixture(scope="module")

@@ -145,6 +145,22 @@ def test_a_bare_number_the_question_gives_is_not_the_right_value() -> None:
     assert check_numbers("with 16 it is 15.8%", spec, inputs, inputs).status is NumericStatus.MET
 
 
+def test_a_number_with_a_unit_the_question_gives_is_not_a_nearby_right_value() -> None:
+    step = QuantitySpec(name="step", shown=19.2, unit="ms", text="19.2 ms",
+                        wrong=(WrongValue(calc="w", shown=14.7, statement="the KV reads are free"),))
+    tps = QuantitySpec(name="tps", shown=835.4, unit="tok/s", text="835 tok/s")
+    spec = NumericSpec(quantities=(step, tps), need=1)
+    inputs = given_numbers("a TPOT SLO of 20 ms; tokens per second rise from about 835 tok/s")
+    # the SLO is within 5% of the step time, but it is the question's number, so the wrong 14.7 ms stands
+    result = check_numbers("the step is about 14.7 ms, inside the 20 ms target", spec, inputs, inputs)
+    assert result.status is NumericStatus.WRONG
+    assert [q.spec.name for q in result.wrong] == ["step"]
+    # a result the candidate computed that rounds near the question's number is still theirs
+    assert check_numbers("the step is about 19.5 ms", spec, inputs, inputs).right[0].spec.name == "step"
+    # and a value the question itself states, as the rubric expects it repeated, counts
+    assert check_numbers("throughput is 835 tok/s", spec, inputs, inputs).right[0].spec.name == "tps"
+
+
 def test_combination_quotes_the_sentence_with_the_wrong_number_and_drops_an_unfounded_misconception() -> None:
     answer = "The cache is big. It is 5.36 GB and 6 ms."
     result = combine(_semantic(Verdict.MET), check_numbers(answer, SPEC), answer)

@@ -6,7 +6,8 @@ the expected unit. Guards against inventing a mistake the candidate did not make
 - a wrong value counts only when the answer does not also state the right one for that quantity;
 - a number inside a larger expression (126 in 2·126·8·128·2) is an input, never a wrong result;
 - a number the question or the model answer itself states (an input, or another right quantity) is never
-  taken for a wrong one, and a bare number the question states is not taken for a right one;
+  taken for a wrong one; a bare number the question states is not taken for a right one, nor is one with a unit
+  unless the question states the expected value itself (a 20 ms SLO is no 19.2 ms step time);
 - arithmetic equated to a number ("2·126·8·128·2 = 258,048") shows working: the number after "=" is the claim.
 """
 
@@ -19,6 +20,8 @@ from enum import StrEnum
 from coach.grading.numeric.extract import Found, extract
 from coach.grading.numeric.spec import NumericSpec, QuantitySpec, WrongValue
 from coach.units import base_of, quantity
+
+AS_WRITTEN = 0.005  # two numbers this close are one number written twice, not two results that agree
 
 
 class NumericStatus(StrEnum):
@@ -97,14 +100,25 @@ def stated_by(found: Found, given: Sequence[Found], tolerance: float) -> bool:
     return False
 
 
+def repeats_input(found: Found, spec: QuantitySpec, inputs: Sequence[Found]) -> bool:
+    """Is `found` the question's own number rather than the candidate's result? A bare number the question
+    states always is ("16" micro-batches is no 15.8%); one with a unit is when the question states it as
+    written and does not state the expected value itself (the question's 20 ms SLO is no 19.2 ms step time,
+    while "about 835 tokens/s" repeated from the question is the 835 it expects)."""
+    if found.bare:
+        return stated_by(found, inputs, spec.tolerance)
+    return stated_by(found, inputs, AS_WRITTEN) and not any(
+        matches(i, spec.shown, spec.unit, AS_WRITTEN) for i in inputs if not i.bare)
+
+
 def check_quantity(spec: QuantitySpec, stated: Sequence[Found], given: Sequence[Found],
                    inputs: Sequence[Found] = ()) -> QuantityResult:
-    """`given`: every number the question and the model answer state; `inputs`: the question's alone (a bare
-    number that repeats one of them, e.g. "16" micro-batches, is not taken for a right 15.8%)."""
+    """`given`: every number the question and the model answer state; `inputs`: the question's alone (a number
+    that repeats one of them is not taken for a right value: `repeats_input`)."""
     # Quote back the clearest statement: a number with its unit, then a result of arithmetic, then a bare one.
     ordered = sorted(stated, key=lambda f: (f.bare, not f.derived))
     hits = [f for f in ordered if matches(f, spec.shown, spec.unit, spec.tolerance)
-            and not (f.bare and stated_by(f, inputs, spec.tolerance))]
+            and not repeats_input(f, spec, inputs)]
     right = [f for f in hits if not f.equated]  # in "2·126·8·128·2 = 258,048" the claim is 258,048
     if right:
         return QuantityResult(spec, found=right[0], derived=any(f.derived for f in hits))

@@ -75,6 +75,31 @@ def test_wrong_formulas_name_their_misconception_and_differ_from_the_right_one()
     )
 
 
+def test_wrong_formulas_for_misconceptions_the_numeric_criteria_attach() -> None:
+    # one byte per parameter whatever the precision: Llama 3.1 8B in BF16 read as 8.03 GB, so 2.4 ms and 417 tok/s
+    assert compute("weight_bytes_one_per_param", model_id="llama-3.1-8b") * 2 == pytest.approx(
+        compute("weight_bytes", model_id="llama-3.1-8b"))
+    assert compute("decode_step_floor_one_byte_per_param", model_id="llama-3.1-8b", hw_id="h100") == pytest.approx(
+        2.4e-3, rel=6e-3)
+    assert compute("decode_tokens_per_s_one_byte_per_param", model_id="llama-3.1-8b", hw_id="h100") == pytest.approx(
+        2 * compute("decode_tokens_per_s_bound", model_id="llama-3.1-8b", hw_id="h100"))
+    # KV reads taken as free: the step floor of a batch is the weights' alone
+    assert compute("decode_step_floor_weights_only", model_id="llama-3.1-8b", hw_id="h100") == pytest.approx(
+        compute("decode_step_floor_seconds", model_id="llama-3.1-8b", hw_id="h100"))
+    assert compute("ms_tpot_floor_weights_only", model_id="llama-3.1-70b", hw_id="h200", dtype="fp8") < compute(
+        "ms_tpot_floor_at_batch", model_id="llama-3.1-70b", hw_id="h200", batch=16, context=4096, dtype="fp8")
+    # TP16 over 8 KV heads read as free: 504 KiB / 16 = 31.5 KiB per GPU (the right one replicates: 63 KiB)
+    assert compute("kv_bytes_per_token_per_gpu_split_heads", model_id="llama-3.1-405b", tp=16) == 31.5 * 1024
+    assert compute("kv_bytes_per_token_per_gpu", model_id="llama-3.1-405b", tp=16) == 63 * 1024
+    assert compute("kv_bytes_per_token_tp_group_one_copy", model_id="llama-3.1-405b", tp=16) == 504 * 1024
+    # the weights left out of the KV budget; Little's law divided
+    assert compute("ms_kv_budget_all_hbm", hw_id="h200") - compute(
+        "ms_kv_budget_bytes", model_id="llama-3.1-70b", hw_id="h200", dtype="fp8") == pytest.approx(
+        compute("weight_bytes", model_id="llama-3.1-70b", dtype="fp8"))
+    assert compute("ms_admission_queue_limit_divided", capacity_rps=100, max_wait_s=1.5) == pytest.approx(66.67, 1e-3)
+    assert compute("ms_admission_queue_limit", capacity_rps=100, max_wait_s=1.5) == 150
+
+
 def test_unknown_names_fail_loudly() -> None:
     with pytest.raises(KeyError):
         compute("no_such_calculator")

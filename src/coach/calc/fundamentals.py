@@ -118,6 +118,32 @@ def decode_tokens_per_s_kv_only(model_id: str, hw_id: str, context: int, kv_dtyp
     return bw_bytes_s(hw_id) / (context * kv_bytes_per_token(model_id, kv_dtype))
 
 
+@calculator(wrong_of="weight_bytes", misconception="weight-bytes-one-per-param")
+def weight_bytes_one_per_param(model_id: str) -> float:
+    """Wrong: parameters · 1 byte, whatever the precision (right only for an 8-bit format)."""
+    return model(model_id).params_b * 1e9
+
+
+@calculator(wrong_of="decode_step_floor_seconds", misconception="weight-bytes-one-per-param")
+def decode_step_floor_one_byte_per_param(model_id: str, hw_id: str, tp: int = 1, batch: int = 0, context: int = 0,
+                                         kv_dtype: str = "bf16") -> float:
+    """Wrong: the decode step floor with the weights counted at one byte per parameter."""
+    kv = batch * context * kv_bytes_per_token(model_id, kv_dtype)
+    return (weight_bytes_one_per_param(model_id) + kv) / (tp * bw_bytes_s(hw_id))
+
+
+@calculator(wrong_of="decode_tokens_per_s_bound", misconception="weight-bytes-one-per-param")
+def decode_tokens_per_s_one_byte_per_param(model_id: str, hw_id: str, tp: int = 1) -> float:
+    """Wrong: tp · bandwidth / (parameters · 1 byte), whatever the precision."""
+    return 1 / decode_step_floor_one_byte_per_param(model_id, hw_id, tp)
+
+
+@calculator(wrong_of="decode_step_floor_seconds", misconception="kv-reads-free")
+def decode_step_floor_weights_only(model_id: str, hw_id: str, dtype: str = "bf16", tp: int = 1) -> float:
+    """Wrong for a batch with context: weights / (tp · bandwidth), as if reading the KV cache took no time."""
+    return weight_bytes(model_id, dtype) / (tp * bw_bytes_s(hw_id))
+
+
 @calculator()
 def decode_step_active_seconds(model_id: str, hw_id: str, dtype: str = "bf16") -> float:
     """Batch-1 decode floor of an MoE model: active weight bytes / HBM bandwidth (only routed experts read)."""

@@ -286,6 +286,18 @@ def kv_bytes_per_token_tp_group(model_id: str, tp: int, dtype: str = "bf16") -> 
     return kv_bytes_per_token_per_gpu_tp(model_id, tp, dtype) * tp
 
 
+@calculator(wrong_of="kv_bytes_per_token_per_gpu", misconception="tp-exceeds-kv-heads-free")
+def kv_bytes_per_token_per_gpu_split_heads(model_id: str, tp: int = 1, pp: int = 1, dtype: str = "bf16") -> float:
+    """Wrong when tp > KV heads: KV bytes / (tp · pp), as if a KV head split across ranks with nothing replicated."""
+    return kv_bytes_per_token(model_id, dtype) / (tp * pp)
+
+
+@calculator(wrong_of="kv_bytes_per_token_tp_group", misconception="tp-exceeds-kv-heads-free")
+def kv_bytes_per_token_tp_group_one_copy(model_id: str, tp: int, dtype: str = "bf16") -> float:
+    """Wrong when tp > KV heads: one copy of the KV cache over the group, as if no head were replicated."""
+    return kv_bytes_per_token(model_id, dtype)
+
+
 @calculator()
 def max_decode_context_parallel(model_id: str, tp: int) -> float:
     """Largest decode context-parallel size that removes KV replication: max(1, tp / n_kv) (MLA: tp)."""

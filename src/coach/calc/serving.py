@@ -100,6 +100,12 @@ def ms_kv_budget_bytes(model_id: str, hw_id: str, dtype: str = "bf16", tp: int =
     return tp * hbm_bytes(hw_id) - weight_bytes(model_id, dtype)
 
 
+@calculator(wrong_of="ms_kv_budget_bytes", misconception="ms-kv-capacity-ignores-weights")
+def ms_kv_budget_all_hbm(hw_id: str, tp: int = 1) -> float:
+    """Wrong: tp · HBM, as if the weights took no memory."""
+    return tp * hbm_bytes(hw_id)
+
+
 @calculator()
 def ms_kv_token_capacity(model_id: str, hw_id: str, dtype: str = "bf16", kv_dtype: str = "bf16", tp: int = 1) -> float:
     """KV tokens one replica holds: (tp · HBM − weights) / (KV bytes per token · duplication under TP)."""
@@ -256,3 +262,9 @@ def ms_tpot_floor_at_batch(
     """Decode step floor in seconds: (weights + batch · context · KV bytes) / (tp · HBM bandwidth)."""
     kv = batch * context * kv_bytes_per_token(model_id, kv_dtype) * kv_duplication_under_tp(model_id, tp)
     return (weight_bytes(model_id, dtype) + kv) / (tp * hbm_bytes_per_s(hw_id))
+
+
+@calculator(wrong_of="ms_tpot_floor_at_batch", misconception="kv-reads-free")
+def ms_tpot_floor_weights_only(model_id: str, hw_id: str, dtype: str = "bf16", tp: int = 1) -> float:
+    """Wrong: weights / (tp · HBM bandwidth) at any batch, as if the batch's KV reads took no time."""
+    return weight_bytes(model_id, dtype) / (tp * hbm_bytes_per_s(hw_id))

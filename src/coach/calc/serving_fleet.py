@@ -213,6 +213,12 @@ def ms_admission_queue_limit(capacity_rps: float, max_wait_s: float) -> float:
     return capacity_rps * max_wait_s
 
 
+@calculator(wrong_of="ms_admission_queue_limit", misconception="ms-littles-law-divides")
+def ms_admission_queue_limit_divided(capacity_rps: float, max_wait_s: float) -> float:
+    """Wrong: μ / W_max, Little's law with the rate divided by the wait instead of multiplied."""
+    return capacity_rps / max_wait_s
+
+
 # Small helpers for distractor values (each a plain quantity, not a wrong formula) ------------------------------
 
 

@@ -6,6 +6,7 @@ own model answer with one expected number replaced:
   (target 100% of those the calculators can produce), and the share naming the formula's misconception;
 - by the right value written in other units (KiB for B, s for ms, Gb/s for GB/s, a fraction for a percent):
   the share still met.
+It also counts the misconceptions attached to those criteria that some named wrong formula can produce.
 Both graders (numeric check on and off) grade the same answers in one run, so "before" and "after" come
 from the same texts. The model answers themselves are graded too: their scores before and after, and any
 criterion the check changes.
@@ -19,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from coach.calc.registry import load_all
 from coach.content.bank import Bank
 from coach.content.render import format_value, render, render_text, value_of, variants
 from coach.content.schema import ExpectedQuantity, ShortItem
@@ -169,6 +171,26 @@ def _share(hits: int, n: int) -> float | None:
     return round(hits / n, 4) if n else None
 
 
+def misconception_coverage(bank: Bank) -> dict[str, Any]:
+    """Of the misconceptions attached to criteria that check numbers, how many a named wrong formula of one of
+    the criterion's expected values can produce (the others the numbers alone cannot catch)."""
+    calcs = load_all()
+    attached, uncovered = 0, []
+    for item in bank.items.values():
+        rubric = bank.rubric_for(item)
+        if not isinstance(item, ShortItem) or rubric is None:
+            continue
+        for c in rubric.criteria:
+            if c.numeric is None:
+                continue
+            used = {item.values[q.value].calc for q in c.numeric.quantities if item.values[q.value].calc}
+            produced = {k.misconception for k in calcs.values() if k.wrong_of in used}
+            attached += len(c.misconceptions)
+            uncovered += [{"item": item.id, "criterion": c.id, "misconception": m}
+                          for m in c.misconceptions if m not in produced]
+    return {"attached": attached, "with_a_wrong_formula": attached - len(uncovered), "without": uncovered}
+
+
 def numeric_figure(bank: Bank, after: Grader, before: Grader) -> dict[str, Any]:
     """Grade every probe with the numeric check on (`after`) and off (`before`) and report the shares."""
     built, skipped = probes(bank)
@@ -215,6 +237,7 @@ def numeric_figure(bank: Bank, after: Grader, before: Grader) -> dict[str, Any]:
             "changed": [{"item": k[0], "variant": k[1], "before": round(b.value, 4), "after": round(a.value, 4)}
                         for k, (a, b) in model.items() if abs(a.value - b.value) >= 0.005],
         },
+        "misconception_coverage": misconception_coverage(bank),
         "not_probed": skipped,
     }
 

@@ -115,6 +115,9 @@ def _sidebar(links: list[tuple[str, str]]) -> None:
     with st.sidebar:
         st.markdown("### Readiness coach")
         for name, title in links:
+            if name == "author:0":  # the studio's pages, set apart: a candidate has no use for them
+                st.markdown("**Author studio**", help="For question authors: sign in with your account or the "
+                            "author token.")
             st.page_link(page(name), label=title, icon=page(name).icon or None)
         identity().identity_sidebar()
         on, status = services.judge_status()

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from coach.grading.guards.vectors import PooledVectors
 from coach.grading.numeric.verdict import review_numbers
 from coach.grading.offline import criteria as crit
@@ -237,7 +239,9 @@ class EmbeddingGrader:
         for j, spec in enumerate(ctx.target.criteria):
             sim = criterion_score(float(match.crit_cos[j]), float(recalls[j]), float(hards[j]))
             where = match.crit_where[j]
-            hit = next((m for m in spec.misconceptions if m in mis_hits), None)
+            own = np.vstack([ctx.crit_vecs[j], ctx.text_vecs[spec.description][None, :]])
+            hit = next((m for m in spec.misconceptions if m in mis_hits and crit.states_misconception(
+                enc, mis_hits[m][1], ctx.misconceptions[m], own, v.misconception)), None)
             phrased = enc.spans[mis_hits[hit][1]] if hit is not None and enc.spans else None  # the span matching it
             evidence = enc.spans[where] if enc.spans else None
             reason = ""

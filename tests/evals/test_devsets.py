@@ -49,3 +49,27 @@ def test_dev_set_targets_carry_the_numeric_checks_the_app_grades_with(bank: Bank
     carried = {(item_id, c.id) for item_id, (target, _) in targets.items() for c in target.criteria
                if c.numeric is not None}
     assert carried == declared
+
+
+class _Scripted:
+    """Marks criterion c1 contradicted on any sentence that says "wrongly"."""
+
+    def grade_many(self, rows):  # type: ignore[no-untyped-def]
+        from coach.grading.score import CriterionResult, Score, Verdict
+        from coach.vocab import Dimension
+
+        return [Score(value=0.5, source="embedding", criteria=(CriterionResult(
+            criterion_id="c1", description="d", weight=1.0, dimension=Dimension.CONCEPTUAL,
+            verdict=Verdict.CONTRADICTED if "wrongly" in answer else Verdict.MET),)) for answer, _ in rows]
+
+
+def test_sentence_precision_counts_each_model_answer_sentence_read_as_contradicted(bank: Bank) -> None:
+    targets = devsets._targets(bank)
+    first = next(iter(targets))
+    target, rubric = targets[first]
+    one = {first: (target.model_copy(update={"reference": "This sentence is right and long. This one is wrongly "
+                                             "read by the grader. Short one."}), rubric)}
+    result = devsets.sentence_precision(_Scripted(), one)
+    assert result["n"] == 2  # sentences under five words are left out
+    assert result["share_with_a_contradicted_criterion"] == 0.5
+    assert result["contradicted"] == [f"{target.key}/c1"]

@@ -8,7 +8,8 @@ their texts is a training pair):
 - paraphrases: a colleague's answers written from the question alone; each should score strong;
 - flipped claims reusing the reference's words: each should score below "partial";
 - gaming answers (keyword lists, question copy, injection, off-topic, padding, vague): each should score low.
-Every model answer of the bank should still score strong.
+Every model answer of the bank should still score strong, and none of its sentences, graded alone, should be
+marked contradicted (`sentence_precision`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from coach.content.schema import Rubric, ShortItem
 from coach.grading.attempt import target_for
 from coach.grading.score import Score, Verdict
 from coach.grading.target import GradingTarget
+from coach.grading.text import sentences
 
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "devsets"
 CONTRADICTED_TARGET = 0.8
@@ -95,6 +97,7 @@ def evaluate(grader: Grader, bank: Bank, folder: Path = DEFAULT_DIR) -> dict[str
         "target": CONTRADICTED_TARGET,
         "missed": sorted({f"{e[2]}/{e[0]}/{e[3]}" for e, h in zip(expect, hit, strict=True) if not h}),
     }
+    out["model_answer_sentences"] = sentence_precision(grader, targets)
     for name, want in (("paraphrases", "strong"), ("flipped", "partial"), ("gaming", "partial")):
         recs = [r for r in load(folder, name) if r["item"] in targets]
         graded = grader.grade_many([(r["answer"], targets[r["item"]][0]) for r in recs])
@@ -111,6 +114,18 @@ def evaluate(grader: Grader, bank: Bank, folder: Path = DEFAULT_DIR) -> dict[str
                                 for k in sorted({r["kind"] for r in recs})}
         out[name] = block
     return out
+
+
+def sentence_precision(grader: Grader, targets: dict[str, tuple[GradingTarget, Rubric]]) -> dict[str, Any]:
+    """Precision of "contradicted": each sentence of each model answer (of 5 words or more), graded alone, states
+    nothing wrong, so any criterion it marks contradicted is a misconception the feedback would invent."""
+    rows = [(s, t) for t, _ in targets.values() for s in sentences(t.reference) if len(s.split()) >= 5]
+    scores = grader.grade_many(rows)
+    wrong = [f"{t.key}/{c.criterion_id}" for (_, t), sc in zip(rows, scores, strict=True) for c in sc.criteria
+             if c.verdict == Verdict.CONTRADICTED]
+    hit = [any(c.verdict == Verdict.CONTRADICTED for c in sc.criteria) for sc in scores]
+    return {"n": len(rows), "share_with_a_contradicted_criterion": _mean([float(h) for h in hit]),
+            "contradicted": sorted(wrong)}
 
 
 def targets_rubric(targets: dict[str, tuple[GradingTarget, Rubric]], target: GradingTarget) -> Rubric:

@@ -6,7 +6,8 @@ catalogue phrasing of a misconception attached to the criterion and the cross-en
 right (it vetoes: the bi-encoder cannot tell a statement from its opposite). A catalogue misconception is named
 only when the span is close to one of its phrasings. A bi-encoder match to the criterion alone earns at most
 "partial" when the cross-encoder reads the span as wrong. Without a cross-encoder (fakes, other embedders) the
-bi-encoder cuts decide as before."""
+bi-encoder cuts decide as before. Either way, a span clearly closer to the criterion's own texts than to the
+misconception's phrasing is not read as the misconception (`states_misconception`)."""
 
 from __future__ import annotations
 
@@ -66,7 +67,6 @@ def named_misconception(spec: CriterionSpec, span: str, enc: Encoded,
             if sim >= best:
                 best, found = sim, mid
     return found
-
 
 
 def states_misconception(enc: Encoded, where: int, mis_vecs: np.ndarray, own_vecs: np.ndarray, cut: float) -> bool:

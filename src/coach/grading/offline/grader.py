@@ -239,8 +239,9 @@ class EmbeddingGrader:
         for j, spec in enumerate(ctx.target.criteria):
             sim = criterion_score(float(match.crit_cos[j]), float(recalls[j]), float(hards[j]))
             where = match.crit_where[j]
-            own = np.vstack([ctx.crit_vecs[j], ctx.text_vecs[spec.description][None, :]])
-            hit = next((m for m in spec.misconceptions if m in mis_hits and crit.states_misconception(
+            near = [m for m in spec.misconceptions if m in mis_hits]
+            own = np.vstack([ctx.crit_vecs[j], ctx.text_vecs[spec.description][None, :]]) if near else None
+            hit = next((m for m in near if own is not None and crit.states_misconception(
                 enc, mis_hits[m][1], ctx.misconceptions[m], own, v.misconception)), None)
             phrased = enc.spans[mis_hits[hit][1]] if hit is not None and enc.spans else None  # the span matching it
             evidence = enc.spans[where] if enc.spans else None

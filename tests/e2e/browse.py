@@ -106,6 +106,8 @@ def answer_current(page: Any, text: str = ANSWER, choose: int = 0) -> str:
     assert state.startswith("question "), f"no question to answer: {state}"
     number = int(state.split()[1])
     area = page.locator("[data-testid='stMain'] textarea")
+    # the label and the Submit button can be on screen a moment before the answer widget: wait for one of them
+    page.locator(f"[data-testid='stMain'] textarea, {RADIO}").first.wait_for(timeout=120_000)
     if area.count():
         area.first.fill(text)
         area.first.press("Control+Enter")  # commit the text area before clicking

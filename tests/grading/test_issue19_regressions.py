@@ -65,7 +65,6 @@ def test_a_contradicted_criterion_shows_the_span_that_states_the_opposite(bank: 
         assert "opposite" in c.reason
 
 
-
 # Sentences of the bank's own model answers that the default grader, reading each alone, took for a catalogue
 # misconception: the bi-encoder found them as close to the misconception's phrasing as to the criterion. Each is
 # now clearly closer to its criterion (criteria.CRITERION_MARGIN). (item, variant params, sentence opening)

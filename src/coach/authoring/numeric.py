@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from coach.authoring.candidates import Candidate, Source
-from coach.calc.registry import load_all
+from coach.calc.registry import load_all, wrong_formulas_of
 from coach.content.bank import Bank
 from coach.content.render import PLACEHOLDER, Variant, format_value, render_text, value_of
 from coach.content.schema import McqItem, ValueSpec
@@ -65,7 +65,7 @@ Proposal = tuple[Source, str, ValueSpec, str, str | None]
 
 def _variants_of(bank: Bank, item: McqItem, name: str, spec: ValueSpec, variant: Variant) -> Iterator[Proposal]:
     calcs = load_all()
-    for wrong in (c for c in calcs.values() if c.wrong_of == spec.calc):
+    for wrong in wrong_formulas_of(spec.calc) if spec.calc else []:
         mis = bank.misconceptions.get(wrong.misconception or "")
         why = wrong.doc.removeprefix("Wrong: ").strip() + (f" {mis.correction}" if mis else "")
         yield Source.WRONG_FORMULA, wrong.name, spec.model_copy(update={"calc": wrong.name}), why, wrong.misconception

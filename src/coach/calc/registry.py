@@ -52,6 +52,11 @@ def load_all() -> dict[str, Calculator]:
     return CALCULATORS
 
 
+def wrong_formulas_of(name: str) -> list[Calculator]:
+    """The named wrong formulas that imitate calculator `name` (`@calculator(wrong_of=name)`), in registry order."""
+    return [c for c in load_all().values() if c.wrong_of == name]
+
+
 def compute(name: str, **args: Any) -> Number:
     calcs = load_all()
     if name not in calcs:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from statistics import median
 
-from coach.calc.registry import load_all
+from coach.calc.registry import load_all, wrong_formulas_of
 from coach.content.bank import Bank, Problem
 from coach.content.checks_misconceptions import check_rubric_misconceptions, check_statements
 from coach.content.checks_options import check_option_numbers
@@ -160,7 +160,6 @@ def _check_numeric(bank: Bank, item: Item, criterion: Criterion) -> list[str]:
     arguments some wrong formula takes, and misconceptions the catalogue states."""
     assert criterion.numeric is not None
     msgs: list[str] = []
-    calcs = load_all()
     for q in criterion.numeric.quantities:
         spec = item.values.get(q.value)
         if spec is None:
@@ -170,7 +169,7 @@ def _check_numeric(bank: Bank, item: Item, criterion: Criterion) -> list[str]:
             msgs.append(f"value {q.value}: unknown unit {q.unit!r} (see coach/units.py)")
         if spec.fmt.endswith("%") and q.unit != "%":
             msgs.append(f"value {q.value}: shown as a percent (fmt {spec.fmt!r}), so its unit is '%', not {q.unit!r}")
-        wrongs = [c for c in calcs.values() if spec.calc and c.wrong_of == spec.calc]
+        wrongs = wrong_formulas_of(spec.calc) if spec.calc else []
         for arg in q.wrong_args:
             if not any(arg in inspect.signature(w.fn).parameters for w in wrongs):
                 msgs.append(f"value {q.value}: no wrong formula of {spec.calc} takes wrong_args {arg!r}")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from coach.calc.registry import load_all
+from coach.calc.registry import wrong_formulas_of
 from coach.content.bank import Bank, Problem
 from coach.content.schema import McqItem, Rubric, ShortItem, Status
 
@@ -71,14 +71,13 @@ def addressed_misconceptions(bank: Bank, item: ShortItem, rubric: Rubric) -> dic
             mis = bank.misconceptions.get(opt.misconception or "")
             if mis is not None and mis.concept == item.concept:
                 found.setdefault(mis.id, f"a distractor of {other.id} on concept {item.concept}")
-    calcs = load_all()
     for c in rubric.criteria:
         for q in c.numeric.quantities if c.numeric else ():
             spec = item.values.get(q.value)
             if spec is None or not spec.calc:
                 continue
-            for w in calcs.values():
-                if w.wrong_of == spec.calc and w.misconception in bank.misconceptions:
+            for w in wrong_formulas_of(spec.calc):
+                if w.misconception in bank.misconceptions:
                     found.setdefault(str(w.misconception), f"wrong formula {w.name} of value {q.value!r}, "
                                      f"which criterion {c.id} checks")
     return found

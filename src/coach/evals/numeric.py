@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from coach.calc.registry import load_all
+from coach.calc.registry import wrong_formulas_of
 from coach.content.bank import Bank
 from coach.content.render import format_value, render, render_text, value_of, variants
 from coach.content.schema import ExpectedQuantity, ShortItem
@@ -174,7 +174,6 @@ def _share(hits: int, n: int) -> float | None:
 def misconception_coverage(bank: Bank) -> dict[str, Any]:
     """Of the misconceptions attached to criteria that check numbers, how many a named wrong formula of one of
     the criterion's expected values can produce (the others the numbers alone cannot catch)."""
-    calcs = load_all()
     attached, uncovered = 0, []
     for item in bank.items.values():
         rubric = bank.rubric_for(item)
@@ -183,8 +182,8 @@ def misconception_coverage(bank: Bank) -> dict[str, Any]:
         for c in rubric.criteria:
             if c.numeric is None:
                 continue
-            used = {item.values[q.value].calc for q in c.numeric.quantities if item.values[q.value].calc}
-            produced = {k.misconception for k in calcs.values() if k.wrong_of in used}
+            used = {calc for q in c.numeric.quantities if (calc := item.values[q.value].calc)}
+            produced = {w.misconception for calc in used for w in wrong_formulas_of(calc)}
             attached += len(c.misconceptions)
             uncovered += [{"item": item.id, "criterion": c.id, "misconception": m}
                           for m in c.misconceptions if m not in produced]

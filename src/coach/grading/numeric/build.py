@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from coach.calc.registry import Calculator, load_all
+from coach.calc.registry import Calculator, wrong_formulas_of
 from coach.content.render import Variant, format_value, spec_args, value_of
 from coach.content.schema import ExpectedQuantity, Item, Misconception, NumericCheck, Rubric, ValueSpec
 from coach.grading.numeric.spec import NumericSpec, QuantitySpec, WrongValue
@@ -61,9 +61,7 @@ def wrong_values(item: Item, expected: ExpectedQuantity, variant: Variant,
     args = {**variant, **spec_args(spec, variant), **expected.wrong_args}
     found: list[WrongValue] = []
     unproduced: list[Unproduced] = []
-    for calc in load_all().values():
-        if calc.wrong_of != spec.calc:
-            continue
+    for calc in wrong_formulas_of(spec.calc):
         call = _call_args(calc, args)
         if isinstance(call, str):
             unproduced.append(Unproduced(calc.name, f"needs argument {call!r}, which the item does not give"))

@@ -22,9 +22,10 @@ CONTRACT = {"id", "model_answers", "model_answers_strong", "misconception_statem
             "misconceptions_contradicted", "model_answer_mean", "misconception_mean"}
 
 
-@pytest.fixture(scope="module")
-def probed(bank: Bank, grader) -> ProbeResult:  # type: ignore[no-untyped-def]
-    return run_probe(bank, grader)
+@pytest.fixture(scope="module", params=["grader", "cross_grader"])
+def probed(request, bank: Bank) -> ProbeResult:  # type: ignore[no-untyped-def]
+    """On the default path and with the cross-encoder: both must pass the bank's own gate."""
+    return run_probe(bank, request.getfixturevalue(request.param))
 
 
 def test_every_model_answer_scores_strong(probed: ProbeResult) -> None:

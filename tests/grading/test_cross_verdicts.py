@@ -90,6 +90,25 @@ def test_a_right_span_beside_one_read_as_wrong_is_not_contradicted(embedder) -> 
     assert hit.verdict == Verdict.MET and hit.misconception_id is None
 
 
+def test_a_span_read_as_the_opposite_of_no_known_misconception_is_not_contradicted(embedder) -> None:  # type: ignore[no-untyped-def]
+    """The cross-encoder reads many right in-domain sentences as "contradicts"; its reading stands only on a span
+    that states a misconception attached to the criterion (close to one of its phrasings), which it then names."""
+
+    class ReadsPipelineAsWrong(Scripted):
+        def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
+            return np.array([(0.05, 0.05, 0.85, 0.05) if "pipeline" in a else (0.1, 0.6, 0.1, 0.2)
+                             for a, _ in pairs], dtype=np.float32)
+
+    grader = EmbeddingGrader(embedder, pair_scorer=ReadsPipelineAsWrong())
+    answer = "Each GPU runs its own pipeline stage of whole layers, one after another."
+    for c in grader.grade(answer, RUBRIC).criteria:
+        assert c.verdict != Verdict.CONTRADICTED and c.misconception_id is None, c
+        assert "opposite" not in c.reason
+    stated = "Each GPU runs its own pipeline stage, and then an all-gather concatenates the outputs of the GPUs."
+    hit = next(c for c in grader.grade(stated, RUBRIC).criteria if c.criterion_id == "partial-sums")
+    assert hit.verdict == Verdict.CONTRADICTED and hit.misconception_id == "allgather"
+
+
 def test_a_catalogue_statement_beside_a_right_span_is_contradicted_and_named(embedder) -> None:  # type: ignore[no-untyped-def]
     grader = EmbeddingGrader(embedder, pair_scorer=Scripted())
     answer = "Each GPU computes a partial sum of the output. An all-gather just concatenates the outputs of the GPUs."

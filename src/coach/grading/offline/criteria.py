@@ -1,10 +1,11 @@
 """Criterion verdicts: the cross-encoder's reading of the best spans decides, the bi-encoder's match supports.
 
 "Contradicted" needs a span that states the opposite of the criterion, and that span is the verdict's evidence:
-either the cross-encoder reads a span as the opposite while no span reads as right, or a span is close to a
-catalogue phrasing of a misconception attached to the criterion and the cross-encoder does not read it as
-right (it vetoes: the bi-encoder cannot tell a statement from its opposite). A catalogue misconception is named
-only when the span is close to one of its phrasings. A bi-encoder match to the criterion alone earns at most
+either the cross-encoder reads a span as the opposite while no span reads as right, and that span states a
+misconception attached to the criterion (close to one of its phrasings, MISCONCEPTION_NAMED: the model also
+reads many right in-domain sentences as "contradicts", so its reading alone names nothing), or a span is close
+to a catalogue phrasing of such a misconception and the cross-encoder does not read it as right (it vetoes: the
+bi-encoder cannot tell a statement from its opposite). A bi-encoder match to the criterion alone earns at most
 "partial" when the cross-encoder reads the span as wrong. Without a cross-encoder (fakes, other embedders) the
 bi-encoder cuts decide as before. Either way, a span clearly closer to the criterion's own texts than to the
 misconception's phrasing is not read as the misconception (`states_misconception`)."""
@@ -29,8 +30,10 @@ MISCONCEPTION_NAMED = 0.6  # cosine of the contradicting span to a misconception
 CRITERION_MARGIN = 0.1
 
 
-def judge(sim: float, reading: CriterionReading | None, v: Verdicts) -> tuple[Verdict, str]:
-    """The verdict and why, from the bi-encoder's criterion match `sim` and the cross-encoder's reading."""
+def judge(sim: float, reading: CriterionReading | None, v: Verdicts,
+          contradiction: bool = True) -> tuple[Verdict, str]:
+    """The verdict and why, from the bi-encoder's criterion match `sim` and the cross-encoder's reading
+    (`contradiction=False`: the best verdict short of contradicted)."""
     if reading is None:
         if sim >= v.met:
             return Verdict.MET, ""
@@ -38,7 +41,8 @@ def judge(sim: float, reading: CriterionReading | None, v: Verdicts) -> tuple[Ve
     best, opposed = reading.best, reading.opposed
     # A span reads as the opposite and none reads as right: one span read as wrong beside one read as right is
     # the model's doubt, not the candidate's claim (an invented misconception costs more than a missed one).
-    if opposed.contradicts >= v.xe_contra and opposed.contradicts > opposed.correct and best.correct < v.xe_right:
+    if (contradiction and opposed.contradicts >= v.xe_contra and opposed.contradicts > opposed.correct
+            and best.correct < v.xe_right):
         return Verdict.CONTRADICTED, f"read as stating the opposite ({opposed.contradicts:.0%})"
     if best.credit >= v.xe_met or (sim >= v.met and best.credit >= v.xe_partial):
         return Verdict.MET, f"read as correct ({best.correct:.0%})"
@@ -55,15 +59,20 @@ def phrasing_stands(span: str, reading: CriterionReading, v: Verdicts) -> bool:
 
 
 def named_misconception(spec: CriterionSpec, span: str, enc: Encoded,
-                        misconceptions: Mapping[str, np.ndarray]) -> str | None:
-    """The attached misconception the contradicting span states, if it is close enough to one of its phrasings."""
+                        misconceptions: Mapping[str, np.ndarray], own_vecs: np.ndarray | None = None) -> str | None:
+    """The attached misconception the contradicting span states, if it is close enough to one of its phrasings
+    (and, given the criterion's own vectors, not clearly closer to those: CRITERION_MARGIN)."""
     rows = [i for i, s in enumerate(enc.spans) if s in span] if enc.span_vecs.shape[0] == len(enc.spans) else []
     vecs_of_span = enc.span_vecs[rows] if rows else enc.sent[None, :]
+    own = (vecs_of_span @ own_vecs.T).max(axis=1) if own_vecs is not None and own_vecs.size else None
     best, found = MISCONCEPTION_NAMED, None
     for mid in spec.misconceptions:
         vecs = misconceptions.get(mid)
         if vecs is not None and vecs.size:
-            sim = float((vecs_of_span @ vecs.T).max())
+            per_row = (vecs_of_span @ vecs.T).max(axis=1)
+            if own is not None:
+                per_row = np.where(own - per_row < CRITERION_MARGIN, per_row, -1.0)
+            sim = float(per_row.max())
             if sim >= best:
                 best, found = sim, mid
     return found

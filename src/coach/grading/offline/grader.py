@@ -247,17 +247,24 @@ class EmbeddingGrader:
             evidence = enc.spans[where] if enc.spans else None
             reason = ""
             if reading is not None and reading.criteria:
-                verdict, reason = crit.judge(sim, reading.criteria[j], v)
-                if hit is not None and verdict != Verdict.CONTRADICTED and crit.phrasing_stands(
-                        phrased or enc.text, reading.criteria[j], v):
+                read_j = reading.criteria[j]
+                verdict, reason = crit.judge(sim, read_j, v)
+                named = crit.named_misconception(
+                    spec, read_j.opposed.span, enc, ctx.misconceptions,
+                    np.vstack([ctx.crit_vecs[j], ctx.text_vecs[spec.description][None, :]]),
+                ) if verdict == Verdict.CONTRADICTED else None
+                if named is not None:  # read as the opposite, on a span that states a known misconception
+                    hit, evidence = named, read_j.opposed.span
+                elif hit is not None and (verdict == Verdict.CONTRADICTED or crit.phrasing_stands(
+                        phrased or enc.text, read_j, v)):
+                    if verdict != Verdict.CONTRADICTED:
+                        reason = "close to a catalogue statement of this misconception"
                     verdict, evidence = Verdict.CONTRADICTED, phrased
-                    reason = "close to a catalogue statement of this misconception"
-                elif verdict == Verdict.CONTRADICTED:
-                    evidence = reading.criteria[j].opposed.span
-                    hit = crit.named_misconception(spec, evidence, enc, ctx.misconceptions)
                 else:  # not contradicted: no misconception is named, whatever the bi-encoder matched
+                    if verdict == Verdict.CONTRADICTED:  # read as the opposite of no known misconception
+                        verdict, reason = crit.judge(sim, read_j, v, contradiction=False)
                     hit = None
-                    evidence = reading.criteria[j].best.span if verdict != Verdict.MISSED else None
+                    evidence = read_j.best.span if verdict != Verdict.MISSED else None
             elif hit is not None:
                 verdict, evidence = Verdict.CONTRADICTED, phrased
             elif spec.id in negated:

@@ -1,12 +1,14 @@
 """Benchmark: wall time to grade a whole 10-question readiness check offline, as the results page does.
 
-    python scripts/bench_check.py [--runs 5] [--cross] [--ahead]
+    python scripts/bench_check.py [--runs 5] [--cross | --no-check] [--ahead]
 
 Each run draws a seeded readiness check from the real bank (the modules in turn), answers each MCQ at random
 and each short item with the first two sentences of its model answer, then grades it with a fresh grader: the
 models are loaded and warm, but no answer, target, pair or per-text result is cached. `--ahead` first encodes
-the short items' targets, as the app's grade-ahead does while the candidate answers. `--cross` reads with the
-shipped cross-encoder. Prints JSON: each run's seconds, the median, and the machine's load average before and after.
+the short items' targets, as the app's grade-ahead does while the candidate answers. By default the shipped
+cross-encoder checks contradiction candidates, as the app grades; `--cross` reads every criterion with it;
+`--no-check` grades with the bi-encoder alone. Prints JSON: each run's seconds, the median, and the machine's
+load average before and after.
 """
 
 from __future__ import annotations
@@ -30,12 +32,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--cross", action="store_true", help="read with the shipped cross-encoder")
+    parser.add_argument("--no-check", action="store_true", help="no cross-encoder at all: the bi-encoder alone")
     parser.add_argument("--ahead", action="store_true", help="encode the targets first, as the grade-ahead does")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     bank = load_bank(get_settings().content_dir)
     embedder = default_embedder()
-    scorer = default_pair_scorer() if args.cross else None
+    scorer = None if args.no_check else default_pair_scorer()
     embedder.embed(["warm up"])
     load_before = os.getloadavg()[0]
     seconds = []
@@ -43,7 +46,8 @@ def main() -> None:
         attempt = answered_check(bank, sorted(bank.modules)[seed % len(bank.modules)], seed)
         clear_model_caches(embedder, scorer)  # cold: no vector, score or per-text work is cached
         clear_text_caches()
-        grader = EmbeddingGrader(embedder, pair_scorer=scorer)
+        grader = EmbeddingGrader(embedder, pair_scorer=scorer if args.cross else None,
+                                 checker=None if args.cross else scorer)
         if args.ahead:
             for item in attempt.items:
                 if item.type == "short":
@@ -52,7 +56,8 @@ def main() -> None:
         grade_attempt(attempt, bank, grader)
         seconds.append(round(time.perf_counter() - t0, 3))
     print(json.dumps({"runs": seconds, "median_s": statistics.median(seconds), "cross": args.cross,
-                      "ahead": args.ahead, "load_before": round(load_before, 2),
+                      "check": not args.cross and not args.no_check, "ahead": args.ahead,
+                      "load_before": round(load_before, 2),
                       "load_after": round(os.getloadavg()[0], 2)}))
 
 

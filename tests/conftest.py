@@ -115,6 +115,13 @@ def database(db_url):  # type: ignore[no-untyped-def]
     yield db
     db.dispose()
 @pytest.fixture(scope="session")
+def checked_grader(embedder, pair_scorer):  # type: ignore[no-untyped-def]
+    """The offline grader as the app builds it: the cross-encoder checks contradiction candidates only."""
+    from coach.grading.offline.grader import EmbeddingGrader
+    return EmbeddingGrader(embedder, checker=pair_scorer)
+
+
+@pytest.fixture(scope="session")
 def cross_grader(embedder, pair_scorer):  # type: ignore[no-untyped-def]
     """The offline grader with the cross-encoder (COACH_CROSS_ENCODER=1)."""
     from coach.grading.offline.grader import EmbeddingGrader

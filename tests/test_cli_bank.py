@@ -58,12 +58,10 @@ def test_bank_probe_rejects_bad_arguments_before_loading_the_model() -> None:
 
 def test_bank_probe_json_contract(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The JSON shape, with the model swapped for a scripted grader (the real one runs in tests/evals)."""
-    import coach.grading.offline.grader as grader_module
-    import coach.providers.registry as registry
+    import coach.service.grading as service_grading
     from tests.evals.test_bank_probe import CONTRACT, ScriptedGrader
 
-    monkeypatch.setattr(registry, "default_embedder", lambda: None)
-    monkeypatch.setattr(grader_module, "EmbeddingGrader", lambda *a, **k: ScriptedGrader())
+    monkeypatch.setattr(service_grading, "offline_grader", lambda *a, **k: ScriptedGrader())
     result = runner.invoke(app, ["bank", "probe", "--json", "--module", "model-parallelism", "--root", str(ROOT),
                                  "--stand-ins", "statement", "--details"])
     assert result.exit_code == 0, result.output

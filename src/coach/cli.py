@@ -104,8 +104,7 @@ def bank_probe(
     app builds it)."""
     from coach.content.loader import load_bank
     from coach.evals.bank_probe import StandIns, details, run_probe, table
-    from coach.grading.offline.grader import EmbeddingGrader
-    from coach.providers.registry import default_embedder, default_pair_scorer
+    from coach.service.grading import offline_grader
 
     if stand_ins not in (None, "phrasings", "statement"):
         typer.echo(f"--stand-ins takes 'phrasings' or 'statement', not {stand_ins!r}", err=True)
@@ -114,9 +113,8 @@ def bank_probe(
     if module is not None and module not in bank.modules:
         typer.echo(f"unknown module {module!r}; modules: {', '.join(sorted(bank.modules))}", err=True)
         raise typer.Exit(2)
-    scorer = default_pair_scorer() if get_settings().cross_encoder else None
     mode: StandIns = "phrasings" if stand_ins == "phrasings" else "statement" if stand_ins == "statement" else None
-    result = run_probe(bank, EmbeddingGrader(default_embedder(), pair_scorer=scorer), module, stand_ins=mode)
+    result = run_probe(bank, offline_grader(), module, stand_ins=mode)
     if as_json:
         out = result.summary()
         if show_details:

@@ -10,20 +10,31 @@ from pathlib import Path
 
 import typer
 
-from coach.cli_grading import CACHE_OPT, CROSS_OPT, GUARDS_OPT, JSON_OPT, _grader, _print, _run, _save_cache, eval_app
+from coach.cli_grading import (
+    CACHE_OPT,
+    CHECK_OPT,
+    CROSS_OPT,
+    GUARDS_OPT,
+    JSON_OPT,
+    _grader,
+    _print,
+    _run,
+    _save_cache,
+    eval_app,
+)
 
 
 @eval_app.command("devsets")
 def eval_devsets(as_json: bool = JSON_OPT, cache_dir: Path | None = CACHE_OPT,
                  folder: Path | None = typer.Option(None, "--folder", help="Dev-set folder (default: devsets/)"),
-                 guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT) -> None:
+                 guards: bool = GUARDS_OPT, cross: bool | None = CROSS_OPT, check: bool | None = CHECK_OPT) -> None:
     """The domain dev sets against the bank's rubrics: held-out misconceptions, paraphrases, flips, gaming."""
     from coach.config import get_settings
     from coach.content.loader import load_bank
     from coach.evals.devsets import DEFAULT_DIR, evaluate
 
     bank = load_bank(get_settings().content_dir)
-    _run(lambda g: evaluate(g, bank, folder or DEFAULT_DIR), cache_dir, guards, as_json, cross)
+    _run(lambda g: evaluate(g, bank, folder or DEFAULT_DIR), cache_dir, guards, as_json, cross, check)
 
 
 @eval_app.command("guards")
@@ -49,7 +60,7 @@ def eval_guards(semeval_path: Path = typer.Option(..., "--semeval", help="SemEva
     bank = load_bank(get_settings().content_dir)
     try:
         result = ablate(lambda skip: EmbeddingGrader(emb, context_cache=4096, pair_scorer=base.pair_scorer,
-                                                     skip_guards=skip), rows, bank,
+                                                     checker=base.checker, skip_guards=skip), rows, bank,
                         [g for g in only.split(",") if g] or GUARDS)
     finally:
         _save_cache(base)

@@ -203,20 +203,25 @@ def _pair_scorer(cross: bool | None) -> Any:
 
 
 def _grader(cache_dir: Path | None, guards: bool = True, cross: bool | None = None,
-            read_whole: bool | None = None) -> Any:
+            read_whole: bool | None = None, check: bool | None = None) -> Any:
+    """The offline grader as the app builds it (service.grading), with the evals' encoding cache."""
     from coach.grading.offline.grader import EmbeddingGrader
+    from coach.service.grading import settings_scorers
 
     emb, scorer = _embedder(), _pair_scorer(cross)
+    checker = settings_scorers(False, check)[1] if scorer is None else None
     if cache_dir is not None:
         from coach.evals.cache import CachedEmbedder, CachedPairScorer
 
         emb = CachedEmbedder(emb, cache_dir)
         scorer = CachedPairScorer(scorer, cache_dir) if scorer is not None else None
-    return EmbeddingGrader(emb, use_guards=guards, context_cache=4096, pair_scorer=scorer, read_whole=read_whole)
+        checker = CachedPairScorer(checker, cache_dir) if checker is not None else None
+    return EmbeddingGrader(emb, use_guards=guards, context_cache=4096, pair_scorer=scorer, read_whole=read_whole,
+                           checker=checker)
 
 
 def _save_cache(grader: Any) -> None:
-    for part in (grader.embedder, grader.pair_scorer):
+    for part in (grader.embedder, grader.pair_scorer, grader.checker):
         save = getattr(part, "save", None)
         if callable(save):
             save()
@@ -228,6 +233,9 @@ JSON_OPT = typer.Option(False, "--json", help="Print JSON")
 GUARDS_OPT = typer.Option(True, "--guards/--no-guards", help="Apply the anti-gaming guards (default: on)")
 CROSS_OPT = typer.Option(None, "--cross/--no-cross",
                          help="Read answers with the cross-encoder (default: COACH_CROSS_ENCODER, off)")
+CHECK_OPT = typer.Option(None, "--check/--no-check",
+                         help="Without --cross, the cross-encoder checks contradiction candidates "
+                              "(default: COACH_CONTRADICTION_CHECK, on)")
 
 
 @eval_app.command("mohler")
@@ -284,10 +292,11 @@ def eval_digiklausur(data: Path = DATA_OPT, as_json: bool = JSON_OPT, cache_dir:
     _run(lambda g: digiklausur(g, read_digiklausur(data, references)), cache_dir, guards, as_json, cross)
 
 
-def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool, cross: bool | None = None) -> None:
+def _run(fn: Any, cache_dir: Path | None, guards: bool, as_json: bool, cross: bool | None = None,
+         check: bool | None = None) -> None:
     from coach.evals.datasets import DatasetError
 
-    grader = _grader(cache_dir, guards, cross)
+    grader = _grader(cache_dir, guards, cross, check=check)
     try:
         result = fn(grader)
     except DatasetError as exc:

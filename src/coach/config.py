@@ -22,10 +22,12 @@ class Settings(BaseSettings):
     llm_model: str = Field(default="gpt-4o-mini", validation_alias=AliasChoices("COACH_LLM_MODEL", "OPENAI_MODEL"))
     # "auto": judge on when a key or base URL is set; "off": never; "fake": the scripted fake judge (demos, tests).
     llm_mode: str = Field(default="auto", pattern="^(auto|off|fake)$")
-    # COACH_CROSS_ENCODER: read answers with the trained cross-encoder. Off until a shipped adapter passes the
-    # dev-set gate (coach eval devsets): version 3 lifts held-out misconceptions to 94% contradicted, but 5 of 45
-    # model answers fall below "strong" with it (see the data card).
+    # COACH_CROSS_ENCODER: the trained cross-encoder reads every criterion of every answer. Off: it passes the
+    # dev-set gate, but a check takes about 2 s with it and vague answers earn more partial credit (README).
     cross_encoder: bool = Field(default=False)
+    # COACH_CONTRADICTION_CHECK: otherwise it reads only the spans that state an attached misconception, to tell
+    # a statement of it from its opposite (grading/offline/contradiction.py)
+    contradiction_check: bool = Field(default=True)
     # COACH_CROSS_ENCODER_ADAPTER: an adapter folder `coach train cross-encoder` wrote (default: the shipped one)
     cross_encoder_adapter: Path | None = None
     llm_timeout_s: float = 30.0

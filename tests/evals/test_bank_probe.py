@@ -22,9 +22,10 @@ CONTRACT = {"id", "model_answers", "model_answers_strong", "misconception_statem
             "misconceptions_contradicted", "model_answer_mean", "misconception_mean"}
 
 
-@pytest.fixture(scope="module", params=["grader", "cross_grader"])
+@pytest.fixture(scope="module", params=["checked_grader", "grader", "cross_grader"])
 def probed(request, bank: Bank) -> ProbeResult:  # type: ignore[no-untyped-def]
-    """On the default path and with the cross-encoder: both must pass the bank's own gate."""
+    """As the app grades (the cross-encoder checking contradiction candidates), with the bi-encoder alone and
+    with the cross-encoder reading everything: each must pass the bank's own gate."""
     return run_probe(bank, request.getfixturevalue(request.param))
 
 

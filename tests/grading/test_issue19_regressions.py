@@ -82,11 +82,17 @@ def _sentence(bank: Bank, item_id: str, params: dict[str, str], opening: str) ->
     return sentence, target_for(bank, rendered)
 
 
+@pytest.fixture(params=["grader", "checked_grader"])
+def default_path(request):  # type: ignore[no-untyped-def]
+    """The bi-encoder path, alone and with the cross-encoder checking contradiction candidates (the app's)."""
+    return request.getfixturevalue(request.param)
+
+
 @pytest.mark.parametrize(("item_id", "params", "opening"), RIGHT_SENTENCES, ids=[c[0] for c in RIGHT_SENTENCES])
-def test_a_right_sentence_is_not_read_as_a_misconception(bank: Bank, grader, item_id: str,  # type: ignore[no-untyped-def]
+def test_a_right_sentence_is_not_read_as_a_misconception(bank: Bank, default_path, item_id: str,  # type: ignore[no-untyped-def]
                                                          params: dict[str, str], opening: str) -> None:
     answer, target = _sentence(bank, item_id, params, opening)
-    score = grader.grade(answer, target)
+    score = default_path.grade(answer, target)
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
     assert all(c.misconception_id is None for c in score.criteria)
 
@@ -99,9 +105,9 @@ def test_decode_reads_all_the_weights_is_not_read_as_reading_only_the_kv(bank: B
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
 
 
-def test_a_statement_of_the_misconception_is_still_read_as_one(bank: Bank, grader) -> None:  # type: ignore[no-untyped-def]
+def test_a_statement_of_the_misconception_is_still_read_as_one(bank: Bank, default_path) -> None:  # type: ignore[no-untyped-def]
     target = target_for(bank, render(bank.items["if-dm-why"]))
     answer = "The weights are already on chip, so a decode step only fetches the KV cache from HBM."
-    verdicts = {c.criterion_id: c for c in grader.grade(answer, target).criteria}
+    verdicts = {c.criterion_id: c for c in default_path.grade(answer, target).criteria}
     assert verdicts["weights-every-step"].verdict == Verdict.CONTRADICTED
     assert verdicts["weights-every-step"].misconception_id == "decode-reads-only-kv"

@@ -260,9 +260,14 @@ class Journey:
         return GradedAttempt(attempt=convert.to_attempt(done), card=card)
 
     def warm_up(self) -> None:
-        """Load the embedding model now (e.g. in a background thread when the server starts)."""
+        """Load the models now (e.g. in a background thread when the server starts): the embedder, and the
+        cross-encoder when the grader reads with it."""
         with self._grading:
-            self.grader().encoder.encode(["warm up"])
+            grader = self.grader()
+            grader.encoder.encode(["warm up"])
+            scorer = grader.pair_scorer or getattr(grader, "checker", None)
+            if scorer is not None:
+                scorer.score_pairs([("warm up", "warm up")])
 
     def prepare_grading(self, attempt: Attempt, stop: Callable[[], bool] = lambda: False) -> None:
         """Encode what grading this attempt needs so far: every short item's target and the answers given.

@@ -26,10 +26,9 @@ def bank() -> Bank:
 
 def _make_grader() -> EmbeddingGrader:
     """Built once by the Journey, under its grading lock (so the warm-up thread and a grade never build two)."""
-    from coach.providers.registry import default_embedder, default_pair_scorer
+    from coach.service.grading import offline_grader
 
-    scorer = default_pair_scorer() if get_settings().cross_encoder else None
-    return EmbeddingGrader(default_embedder(), pair_scorer=scorer)
+    return offline_grader()
 
 
 @st.cache_resource

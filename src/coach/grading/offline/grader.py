@@ -5,9 +5,10 @@ the reference(s) token by token (BERTScore-style, question words demoted), match
 (sentence cosine and token recall of its phrasings), compared lexically, and, when the target carries graded
 examples, to its nearest examples. With a cross-encoder (`cross.py`), each rubric criterion is read against the
 answer spans closest to it, which decides the criterion verdicts (`criteria.py`), and, when the fitted model
-weights its features, the whole answer against the reference. A small logistic model fitted on training data
-(`calibration.py`) turns these features into the score; criterion verdicts explain it. The anti-gaming guards
-cap the result.
+weights its features, the whole answer against the reference. Otherwise the cross-encoder may check only the
+spans close to an attached misconception (`contradiction.py`): a statement and its opposite look alike to the
+bi-encoder. A small logistic model fitted on training data (`calibration.py`) turns these features into the
+score; criterion verdicts explain it. The anti-gaming guards cap the result.
 
 An answer's grade depends only on that answer and its target: nothing is computed across the answers graded
 together (`grade_many` only batches the forward passes, which `embed_full` keeps bit-identical).
@@ -24,6 +25,7 @@ import numpy as np
 
 from coach.grading.guards.vectors import PooledVectors
 from coach.grading.numeric.verdict import review_numbers
+from coach.grading.offline import contradiction
 from coach.grading.offline import criteria as crit
 from coach.grading.offline.alignment import span_match
 from coach.grading.offline.anchors import anchor_features
@@ -92,10 +94,13 @@ def _guards() -> Any:
 class EmbeddingGrader:
     def __init__(self, embedder: Embedder, params: GraderParams | None = None, *, use_guards: bool = True,
                  context_cache: int = 512, check_numbers: bool = True, pair_scorer: PairScorer | None = None,
-                 skip_guards: frozenset[str] = frozenset(), read_whole: bool | None = None) -> None:
+                 skip_guards: frozenset[str] = frozenset(), read_whole: bool | None = None,
+                 checker: PairScorer | None = None) -> None:
         self.embedder = embedder
         self.check_numbers = check_numbers  # off only to measure what the numeric check changes
-        self.pair_scorer = pair_scorer
+        self.pair_scorer = pair_scorer  # the cross-encoder reading every criterion (COACH_CROSS_ENCODER)
+        # the cross-encoder checking contradiction candidates only, when it does not read everything
+        self.checker = checker if pair_scorer is None else None
         self.skip_guards = skip_guards  # guards not to run (the per-guard ablation)
         self.params = params or shipped_params(cross=pair_scorer is not None)
         # the cross-encoder reads the whole answer only for a model that weights those readings (calibration
@@ -140,6 +145,10 @@ class EmbeddingGrader:
         if self.pair_scorer is not None:  # every pair the readings need, the stripped answers' too, in one call
             rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in graded]
             self.pair_scorer.score_pairs(batch_pairs(rows_enc, self.read_whole))
+        elif self.checker is not None:  # only the contradiction candidates' pairs
+            rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in graded]
+            self.checker.score_pairs(list(dict.fromkeys(
+                p for enc, ctx in rows_enc for p in contradiction.pairs_for(enc, ctx))))
 
     def guard_report(self, answer: str, target: GradingTarget, enc: Encoded | None = None) -> Any:
         """What the anti-gaming guards make of an answer (a `GuardReport`), or None with the guards off.
@@ -265,13 +274,21 @@ class EmbeddingGrader:
                         verdict, reason = crit.judge(sim, read_j, v, contradiction=False)
                     hit = None
                     evidence = read_j.best.span if verdict != Verdict.MISSED else None
-            elif hit is not None:
-                verdict, evidence = Verdict.CONTRADICTED, phrased
-            elif spec.id in negated:
-                verdict = Verdict.CONTRADICTED
             else:
-                verdict, _ = crit.judge(sim, None, v)
-                evidence = None if verdict == Verdict.MISSED else evidence
+                if hit is not None and self.checker is not None and contradiction.read_as_right(
+                        phrased or enc.text, spec, self.checker, v):
+                    hit = None  # the cross-encoder reads the phrasing match as right: it vetoes
+                found = contradiction.check(enc, ctx, j, self.checker, v) \
+                    if hit is None and self.checker is not None else None
+                if hit is not None:
+                    verdict, evidence = Verdict.CONTRADICTED, phrased
+                elif found is not None:
+                    verdict, (hit, evidence, reason) = Verdict.CONTRADICTED, found
+                elif spec.id in negated:
+                    verdict = Verdict.CONTRADICTED
+                else:
+                    verdict, _ = crit.judge(sim, None, v)
+                    evidence = None if verdict == Verdict.MISSED else evidence
             results.append(CriterionResult(
                 criterion_id=spec.id, description=spec.description, weight=spec.weight, dimension=spec.dimension,
                 verdict=verdict, similarity=round(sim, 4), evidence=evidence, misconception_id=hit, reason=reason,

@@ -1,0 +1,32 @@
+"""The offline grader the product grades with, built from the settings: the bi-encoder, and the shipped
+cross-encoder either checking contradiction candidates (COACH_CONTRADICTION_CHECK, on by default) or reading
+every criterion (COACH_CROSS_ENCODER, off by default). Without an adapter, the bi-encoder alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coach.config import get_settings
+from coach.grading.offline.grader import EmbeddingGrader
+from coach.providers.base import Embedder, PairScorer
+
+
+def settings_scorers(cross: bool | None = None, check: bool | None = None) -> tuple[PairScorer | None,
+                                                                                    PairScorer | None]:
+    """(pair_scorer, checker) for EmbeddingGrader: the cross-encoder reads everything or checks contradictions."""
+    from coach.providers.registry import default_pair_scorer
+
+    settings = get_settings()
+    cross = settings.cross_encoder if cross is None else cross
+    check = settings.contradiction_check if check is None else check
+    if not (cross or check):
+        return None, None
+    scorer = default_pair_scorer()
+    return (scorer, None) if cross else (None, scorer)
+
+
+def offline_grader(embedder: Embedder | None = None, **kwargs: Any) -> EmbeddingGrader:
+    from coach.providers.registry import default_embedder
+
+    pair_scorer, checker = settings_scorers()
+    return EmbeddingGrader(embedder or default_embedder(), pair_scorer=pair_scorer, checker=checker, **kwargs)

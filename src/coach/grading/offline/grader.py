@@ -21,8 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from coach.grading.guards.vectors import PooledVectors
 from coach.grading.numeric.verdict import review_numbers
 from coach.grading.offline import contradiction
@@ -249,7 +247,7 @@ class EmbeddingGrader:
             sim = criterion_score(float(match.crit_cos[j]), float(recalls[j]), float(hards[j]))
             where = match.crit_where[j]
             near = [m for m in spec.misconceptions if m in mis_hits]
-            own = np.vstack([ctx.crit_vecs[j], ctx.text_vecs[spec.description][None, :]]) if near else None
+            own = contradiction.own_vectors(ctx, j) if near else None
             hit = next((m for m in near if own is not None and crit.states_misconception(
                 enc, mis_hits[m][1], ctx.misconceptions[m], own, v.misconception)), None)
             phrased = enc.spans[mis_hits[hit][1]] if hit is not None and enc.spans else None  # the span matching it
@@ -258,10 +256,9 @@ class EmbeddingGrader:
             if reading is not None and reading.criteria:
                 read_j = reading.criteria[j]
                 verdict, reason = crit.judge(sim, read_j, v)
-                named = crit.named_misconception(
-                    spec, read_j.opposed.span, enc, ctx.misconceptions,
-                    np.vstack([ctx.crit_vecs[j], ctx.text_vecs[spec.description][None, :]]),
-                ) if verdict == Verdict.CONTRADICTED else None
+                named = crit.named_misconception(spec, read_j.opposed.span, enc, ctx.misconceptions,
+                                                 contradiction.own_vectors(ctx, j)) \
+                    if verdict == Verdict.CONTRADICTED else None
                 if named is not None:  # read as the opposite, on a span that states a known misconception
                     hit, evidence = named, read_j.opposed.span
                 elif hit is not None and (verdict == Verdict.CONTRADICTED or crit.phrasing_stands(

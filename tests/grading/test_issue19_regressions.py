@@ -53,6 +53,16 @@ def test_expert_answer_is_neither_contradicted_nor_missed(bank: Bank, cross_grad
     assert all(c.misconception_id is None for c in score.criteria)
 
 
+@pytest.mark.parametrize(("item_id", "answer", "criterion"), CASES, ids=[c[0] for c in CASES])
+def test_the_apps_grader_invents_no_misconception_in_an_expert_answer(bank: Bank, checked_grader, item_id: str,  # type: ignore[no-untyped-def]
+                                                                     answer: str, criterion: str) -> None:
+    """As the app grades (the cross-encoder checking contradiction candidates only). Unlike the full reading
+    above, this path still marks masked-lookup and signals missed: the bi-encoder's match is below "partial"."""
+    score = checked_grader.grade(answer, target_for(bank, render(bank.items[item_id])))
+    assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
+    assert all(c.misconception_id is None for c in score.criteria)
+
+
 def test_a_contradicted_criterion_shows_the_span_that_states_the_opposite(bank: Bank, cross_grader) -> None:  # type: ignore[no-untyped-def]
     target = target_for(bank, render(bank.items["mp-tp-vs-pp-short"]))
     answer = ("Pipeline parallelism lowers the latency of a single request, since each GPU does part of every "

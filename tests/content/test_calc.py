@@ -90,6 +90,12 @@ def test_wrong_formulas_for_misconceptions_the_numeric_criteria_attach() -> None
                                   context=8192) / 3
     assert compute("ms_tpot_floor_weights_only", model_id="llama-3.1-70b", hw_id="h200", dtype="fp8") < compute(
         "ms_tpot_floor_at_batch", model_id="llama-3.1-70b", hw_id="h200", batch=16, context=4096, dtype="fp8")
+    # the step divided by the batch, read as each user's TPOT: 19.2 ms at batch 16 becomes 1.2 ms
+    step = compute("ms_tpot_floor_at_batch", model_id="llama-3.1-70b", hw_id="h200", batch=16, context=4096,
+                   dtype="fp8")
+    assert compute("ms_tpot_floor_per_user_divided", model_id="llama-3.1-70b", hw_id="h200", batch=16,
+                   context=4096, dtype="fp8") == pytest.approx(step / 16)
+    assert step == pytest.approx(19.2e-3, rel=0.01)
     # TP16 over 8 KV heads read as free: 504 KiB / 16 = 31.5 KiB per GPU (the right one replicates: 63 KiB)
     assert compute("kv_bytes_per_token_per_gpu_split_heads", model_id="llama-3.1-405b", tp=16) == 31.5 * 1024
     assert compute("kv_bytes_per_token_per_gpu", model_id="llama-3.1-405b", tp=16) == 63 * 1024

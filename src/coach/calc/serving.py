@@ -268,3 +268,11 @@ def ms_tpot_floor_at_batch(
 def ms_tpot_floor_weights_only(model_id: str, hw_id: str, dtype: str = "bf16", tp: int = 1) -> float:
     """Wrong: weights / (tp · HBM bandwidth) at any batch, as if the batch's KV reads took no time."""
     return weight_bytes(model_id, dtype) / (tp * hbm_bytes_per_s(hw_id))
+
+
+@calculator(wrong_of="ms_tpot_floor_at_batch", misconception="tpot-divided-by-batch")
+def ms_tpot_floor_per_user_divided(
+    model_id: str, hw_id: str, batch: int, context: int, dtype: str = "bf16", kv_dtype: str = "bf16", tp: int = 1
+) -> float:
+    """Wrong: the step floor divided by the batch, read as each user's TPOT (it is the aggregate interval)."""
+    return ms_tpot_floor_at_batch(model_id, hw_id, batch, context, dtype, kv_dtype, tp) / batch

@@ -23,7 +23,7 @@ class Settings(BaseSettings):
     # "auto": judge on when a key or base URL is set; "off": never; "fake": the scripted fake judge (demos, tests).
     llm_mode: str = Field(default="auto", pattern="^(auto|off|fake)$")
     # COACH_CROSS_ENCODER: the trained cross-encoder reads every criterion of every answer. Off: it passes the
-    # dev-set gate, but a check takes about 2 s with it and vague answers earn more partial credit (README).
+    # dev-set gate, but a check takes about 1.7 s with it and vague answers earn more partial credit (README).
     cross_encoder: bool = Field(default=False)
     # COACH_CONTRADICTION_CHECK: otherwise it reads only the spans that state an attached misconception, to tell
     # a statement of it from its opposite (grading/offline/contradiction.py)

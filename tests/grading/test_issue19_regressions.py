@@ -108,10 +108,11 @@ def test_a_right_sentence_is_not_read_as_a_misconception(bank: Bank, default_pat
 
 
 @pytest.mark.xfail(strict=True, reason="issue 19: as close to 'the weights stay on chip, so decode reads only the "
-                   "KV' as to its criterion; the bi-encoder cannot tell them apart and the cross-encoder is off")
-def test_decode_reads_all_the_weights_is_not_read_as_reading_only_the_kv(bank: Bank, grader) -> None:  # type: ignore[no-untyped-def]
+                   "KV' as to its criterion; the bi-encoder cannot tell them apart, and the cross-encoder's check "
+                   "reads it as the opposite too (68%)")
+def test_decode_reads_all_the_weights_is_not_read_as_reading_only_the_kv(bank: Bank, default_path) -> None:  # type: ignore[no-untyped-def]
     target = target_for(bank, render(bank.items["if-dm-why"]))
-    score = grader.grade("Decode is memory-bound: every step reads all the weights from HBM.", target)
+    score = default_path.grade("Decode is memory-bound: every step reads all the weights from HBM.", target)
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
 
 

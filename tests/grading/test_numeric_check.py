@@ -69,6 +69,23 @@ def test_right_value_beside_a_wrong_one_is_not_a_mistake(bank: Bank) -> None:
     assert check_numbers(text, spec, given).status is NumericStatus.MET
 
 
+def test_a_slip_after_the_right_working_names_no_misconception(bank: Bank) -> None:
+    # 2.4 ms is the weights-only floor (kv-reads-free), but the working counts the KV term: naming the
+    # misconception would tell the candidate to unlearn a claim they did not make
+    item = bank.items["if-dm-fp8-speedup"]
+    check = next(c for c in bank.rubric_for(item).criteria if c.id == "kv-dominates").numeric  # type: ignore[union-attr]
+    assert check is not None
+    spec = numeric_spec(item, check, {}, bank.misconceptions)
+    rendered = render(item)
+    given = given_numbers(rendered.stem, rendered.model_answer or "")
+    assert any(w.shown == pytest.approx(2.4, abs=0.05) for q in spec.quantities if q.name == "t8" for w in q.wrong)
+    slip = check_numbers("(8.0 + 34.4) GB over 3.35 TB/s is 2.4 ms, and 34.4 GB of KV", spec, given)
+    assert slip.status is not NumericStatus.WRONG
+    bare = check_numbers("the FP8 step is 2.4 ms while the KV cache is 34.4 GB", spec, given)
+    assert bare.status is NumericStatus.WRONG and bare.wrong[0].wrong is not None
+    assert bare.wrong[0].wrong.misconception_id == "kv-reads-free"
+
+
 def test_operands_and_numbers_the_item_states_are_never_wrong_values() -> None:
     wrong = WrongValue(calc="w", shown=4.0, statement="one all-reduce per matmul")
     spec = NumericSpec(quantities=(QuantitySpec(name="ar", shown=2.0, unit="", text="2", wrong=(wrong,)),), need=1)

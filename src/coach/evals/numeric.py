@@ -147,6 +147,7 @@ def _wrong_probes(item: ShortItem, q: ExpectedQuantity, variant: dict[str, Any],
                   target: GradingTarget, given: Sequence[Any], skipped: list[dict[str, str]],
                   base: dict[str, str], bank: Bank) -> list[Probe]:
     spec = item.values[q.value]
+    right = shown_value(spec, value_of(spec, variant))
     wrong, unproduced = wrong_values(item, q, variant, bank.misconceptions)
     skipped += [{**base, "calc": u.calc, "why": u.reason} for u in unproduced]
     out = []
@@ -158,9 +159,22 @@ def _wrong_probes(item: ShortItem, q: ExpectedQuantity, variant: dict[str, Any],
                             "why": f"gives {written}, a number the question or model answer states itself"})
             continue
         answer = _answer_with(item, variant, q.value, written)
+        if _working_gives(answer, right, q):
+            skipped.append({**base, "calc": w.calc,
+                            "why": f"the model answer's working, left in place, still gives the right value "
+                                   f"beside {written}"})
+            continue
         out.append(Probe("wrong", item.id, vname, criterion, q.value, answer, target, calc=w.calc,
                          misconception=w.misconception_id, written=written))
     return out
+
+
+def _working_gives(answer: str, right: float, q: ExpectedQuantity) -> bool:
+    """Does arithmetic the answer writes out, with no result of its own, still come to the right value?
+    ("(8.0 + 34.4) GB over 3.35 TB/s, … 2.4 ms": the working counts the KV term, so 2.4 ms is a slip, not the
+    formula that leaves it out.)"""
+    # working followed by "= <number>" claims that number, so it is no right value (as in the check)
+    return any(f.derived and not f.equated and matches(f, right, q.unit, q.tolerance) for f in extract(answer))
 
 
 def _verdict(score: Score, criterion: str) -> Verdict | None:

@@ -138,7 +138,8 @@ def grade_command(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     judge = None if no_llm else _judge()
-    grader = EmbeddingGrader(_embedder(), pair_scorer=_pair_scorer(None))
+    # targets built from a reference have no misconceptions, so the check would read no pair: not loaded
+    grader = EmbeddingGrader(_embedder(), pair_scorer=_scorers(None, check=False)[0])
     targets: dict[tuple[str, str], GradingTarget] = {}
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("w", encoding="utf-8", newline="") as f, \
@@ -187,29 +188,23 @@ def _flatten(d: Any, prefix: str = "") -> list[str]:
     return [f"{prefix[:-1]}: {d}"]
 
 
-def _pair_scorer(cross: bool | None) -> Any:
-    if cross is None:
-        from coach.config import get_settings
+def _scorers(cross: bool | None, check: bool | None = None) -> tuple[Any, Any]:
+    """(pair_scorer, checker) as the app builds them (service.grading), with a note when one is asked for and no
+    adapter is installed."""
+    from coach.service.grading import scorer_modes, settings_scorers
 
-        cross = get_settings().cross_encoder
-    if not cross:
-        return None
-    from coach.providers.registry import default_pair_scorer
-
-    scorer = default_pair_scorer()
-    if scorer is None:
+    scorer, checker = settings_scorers(cross, check)
+    if scorer is None and checker is None and any(scorer_modes(cross, check)):
         typer.echo("note: no cross-encoder adapter is installed; criteria are judged by the bi-encoder alone", err=True)
-    return scorer
+    return scorer, checker
 
 
 def _grader(cache_dir: Path | None, guards: bool = True, cross: bool | None = None,
             read_whole: bool | None = None, check: bool | None = None) -> Any:
     """The offline grader as the app builds it (service.grading), with the evals' encoding cache."""
     from coach.grading.offline.grader import EmbeddingGrader
-    from coach.service.grading import settings_scorers
 
-    emb, scorer = _embedder(), _pair_scorer(cross)
-    checker = settings_scorers(False, check)[1] if scorer is None else None
+    emb, (scorer, checker) = _embedder(), _scorers(cross, check)
     if cache_dir is not None:
         from coach.evals.cache import CachedEmbedder, CachedPairScorer
 
@@ -319,7 +314,7 @@ def bench_grading(data: Path = DATA_OPT, as_json: bool = JSON_OPT,
     rows = _bench_rows(data)
     if limit:
         rows = rows[:limit]
-    scorer = _pair_scorer(cross)
+    scorer = _scorers(cross, check=False)[0]
     _print(bench(_embedder, rows, repeats=repeats, use_guards=guards,
                  make_scorer=(lambda: scorer) if scorer is not None else None), as_json)
 

@@ -11,14 +11,22 @@ from coach.grading.offline.grader import EmbeddingGrader
 from coach.providers.base import Embedder, PairScorer
 
 
-def settings_scorers(cross: bool | None = None, check: bool | None = None) -> tuple[PairScorer | None,
-                                                                                    PairScorer | None]:
-    """(pair_scorer, checker) for EmbeddingGrader: the cross-encoder reads everything or checks contradictions."""
-    from coach.providers.registry import default_pair_scorer
-
+def scorer_modes(cross: bool | None = None, check: bool | None = None) -> tuple[bool, bool]:
+    """(read every criterion, check contradiction candidates): the arguments, or the settings where None.
+    Reading every criterion includes the check, so at most one is True."""
     settings = get_settings()
     cross = settings.cross_encoder if cross is None else cross
     check = settings.contradiction_check if check is None else check
+    return cross, check and not cross
+
+
+def settings_scorers(cross: bool | None = None, check: bool | None = None) -> tuple[PairScorer | None,
+                                                                                    PairScorer | None]:
+    """(pair_scorer, checker) for EmbeddingGrader: the cross-encoder reads everything or checks contradictions;
+    (None, None) when neither is asked for or no adapter is installed."""
+    from coach.providers.registry import default_pair_scorer
+
+    cross, check = scorer_modes(cross, check)
     if not (cross or check):
         return None, None
     scorer = default_pair_scorer()

@@ -140,11 +140,12 @@ class EmbeddingGrader:
             if cleans:
                 self.encoder.encode([c for c, _ in cleans])
                 graded += cleans
+        if self.pair_scorer is None and self.checker is None:
+            return
+        rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in graded]
         if self.pair_scorer is not None:  # every pair the readings need, the stripped answers' too, in one call
-            rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in graded]
             self.pair_scorer.score_pairs(batch_pairs(rows_enc, self.read_whole))
         elif self.checker is not None:  # only the contradiction candidates' pairs
-            rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in graded]
             self.checker.score_pairs(list(dict.fromkeys(
                 p for enc, ctx in rows_enc for p in contradiction.pairs_for(enc, ctx))))
 

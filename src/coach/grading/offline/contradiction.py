@@ -10,7 +10,7 @@ with a candidate), so a check costs little more than the bi-encoder alone. Pure:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -41,32 +41,45 @@ def candidates(enc: Encoded, ctx: TargetContext, j: int) -> list[tuple[str, str]
     return [(mid, span) for mid, span in found if mid is not None]
 
 
-def _pairs(spec: CriterionSpec, rights: Sequence[str], cands: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    return [(t, spec.description) for t in rights] + [(span, spec.description) for _, span in cands]
+@dataclass(frozen=True)
+class Candidates:
+    """One answer's candidates, found once: per criterion, (misconception id, span) for each span that states one
+    of its misconceptions, and the criterion's best spans, read beside them (left empty when no criterion has a
+    candidate, so an answer without one costs no span search)."""
+
+    by_criterion: tuple[tuple[tuple[str, str], ...], ...]
+    rights: tuple[tuple[str, ...], ...]
+
+    def pairs(self, ctx: TargetContext, j: int) -> list[tuple[str, str]]:
+        """The pairs criterion j's check reads: its best spans, then its candidates, each against its description."""
+        description = ctx.target.criteria[j].description
+        return [(t, description) for t in self.rights[j]] + [(span, description) for _, span in self.by_criterion[j]]
+
+
+def find(enc: Encoded, ctx: TargetContext) -> Candidates:
+    """The answer's candidates for every criterion (none against a target built from a reference alone)."""
+    n = len(ctx.target.criteria)
+    if not ctx.target.from_rubric:
+        return Candidates(((),) * n, ((),) * n)
+    cands = tuple(tuple(candidates(enc, ctx, j)) for j in range(n))
+    rights = tuple(tuple(s) for s in criterion_spans(enc, ctx)) if any(cands) else ((),) * n
+    return Candidates(cands, rights)
 
 
 def pairs_for(enc: Encoded, ctx: TargetContext) -> list[tuple[str, str]]:
     """Every pair `check` will read for this answer (so `prepare` can score a batch in one call)."""
-    if not ctx.target.from_rubric:
-        return []
-    out: list[tuple[str, str]] = []
-    spans: list[list[str]] | None = None
-    for j, spec in enumerate(ctx.target.criteria):
-        cands = candidates(enc, ctx, j)
-        if cands:
-            spans = spans if spans is not None else criterion_spans(enc, ctx)
-            out += _pairs(spec, spans[j], cands)
-    return out
+    found = find(enc, ctx)
+    return [p for j in range(len(ctx.target.criteria)) if found.by_criterion[j] for p in found.pairs(ctx, j)]
 
 
-def check(enc: Encoded, ctx: TargetContext, j: int, scorer: PairScorer, v: Verdicts) -> tuple[str, str, str] | None:
+def check(found: Candidates, ctx: TargetContext, j: int, scorer: PairScorer, v: Verdicts,
+          ) -> tuple[str, str, str] | None:
     """(misconception id, span, reason) when criterion j is contradicted by a span that states one of its
     misconceptions, read as the opposite while none of its best spans reads as right; else None."""
-    cands = candidates(enc, ctx, j)
+    cands, rights = found.by_criterion[j], found.rights[j]
     if not cands:
         return None
-    spec, rights = ctx.target.criteria[j], criterion_spans(enc, ctx)[j]
-    probs = scorer.score_pairs(_pairs(spec, rights, cands))
+    probs = scorer.score_pairs(found.pairs(ctx, j))
     if float(probs[: len(rights), _CORRECT].max(initial=0.0)) >= v.xe_right:
         return None  # the model reads the point as made: one span read as wrong beside it is its doubt
     for (mid, span), p in zip(cands, probs[len(rights):], strict=True):

@@ -244,6 +244,7 @@ class EmbeddingGrader:
                 mis_hits[mid] = (sim, where)
         results = []
         recalls, hards = match.crit_recall()
+        found = contradiction.find(enc, ctx) if self.checker is not None and reading is None else None
         for j, spec in enumerate(ctx.target.criteria):
             sim = criterion_score(float(match.crit_cos[j]), float(recalls[j]), float(hards[j]))
             where = match.crit_where[j]
@@ -276,12 +277,12 @@ class EmbeddingGrader:
                 if hit is not None and self.checker is not None and contradiction.read_as_right(
                         phrased or enc.text, spec, self.checker, v):
                     hit = None  # the cross-encoder reads the phrasing match as right: it vetoes
-                found = contradiction.check(enc, ctx, j, self.checker, v) \
-                    if hit is None and self.checker is not None else None
+                checked = contradiction.check(found, ctx, j, self.checker, v) \
+                    if hit is None and found is not None and self.checker is not None else None
                 if hit is not None:
                     verdict, evidence = Verdict.CONTRADICTED, phrased
-                elif found is not None:
-                    verdict, (hit, evidence, reason) = Verdict.CONTRADICTED, found
+                elif checked is not None:
+                    verdict, (hit, evidence, reason) = Verdict.CONTRADICTED, checked
                 elif spec.id in negated:
                     verdict = Verdict.CONTRADICTED
                 else:

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from coach.calc.registry import Calculator, wrong_formulas_of
-from coach.content.render import Variant, format_value, spec_args, value_of
+from coach.content.render import Variant, format_value, render_text, spec_args, value_of
 from coach.content.schema import ExpectedQuantity, Item, Misconception, NumericCheck, Rubric, ValueSpec
+from coach.grading.numeric.attribution import clause_start
 from coach.grading.numeric.spec import NumericSpec, QuantitySpec, WrongValue
 from coach.units import quantity
 
@@ -88,7 +89,17 @@ def quantity_spec(item: Item, expected: ExpectedQuantity, variant: Variant,
     wrong, _ = wrong_values(item, expected, variant, catalogue)
     return QuantitySpec(name=expected.value, shown=shown_value(spec, number), unit=expected.unit,
                         text=shown_text(spec, number, expected.unit), tolerance=expected.tolerance,
-                        wrong=tuple(wrong))
+                        wrong=tuple(wrong), context=context_of(item, expected.value, variant))
+
+
+def context_of(item: Item, name: str, variant: Variant) -> str:
+    """The model answer's clause up to value `name`, rendered ("For placement, a `hash mod N` scheme would
+    move"); "" when the model answer does not show the value."""
+    template = getattr(item, "model_answer", None) or ""
+    at = template.find("{" + name + "}")
+    if at < 0:
+        return ""
+    return render_text(template[clause_start(template, at):at], item, variant).strip()
 
 
 def numeric_spec(item: Item, check: NumericCheck, variant: Variant,

@@ -6,8 +6,9 @@ the expected unit. Guards against inventing a mistake the candidate did not make
 - a wrong value counts only when the answer does not also state the right one for that quantity;
 - a number inside a larger expression (126 in 2·126·8·128·2) is an input, never a wrong result;
 - a number the question or the model answer itself states (an input, or another right quantity) is never
-  taken for a wrong one; a bare number the question states is not taken for a right one, nor is one with a unit
-  unless the question states the expected value itself (a 20 ms SLO is no 19.2 ms step time);
+  taken for a wrong one, nor is another expected quantity's right value in any notation ("1/9" for 11.1%);
+- a bare number the question states is not taken for a right one, nor is one with a unit unless the question
+  states the expected value itself (a 20 ms SLO is no 19.2 ms step time);
 - arithmetic equated to a number ("2·126·8·128·2 = 258,048") shows working: the number after "=" is the claim.
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from coach.grading.numeric.attribution import swapped
 from coach.grading.numeric.extract import Found, extract
 from coach.grading.numeric.spec import NumericSpec, QuantitySpec, WrongValue
 from coach.units import base_of, quantity
@@ -28,6 +30,7 @@ class NumericStatus(StrEnum):
     MET = "met"  # at least `need` quantities right, none wrong
     SOME = "some"  # some right, fewer than `need`
     WRONG = "wrong"  # a quantity stated only with a named wrong formula's value
+    SWAPPED = "swapped"  # two right numbers given to each other's places (attribution.py)
     ABSENT = "absent"  # no expected quantity found (neither right nor a known wrong value)
 
 
@@ -48,6 +51,7 @@ class NumericResult:
     status: NumericStatus
     need: int
     quantities: tuple[QuantityResult, ...] = field(default_factory=tuple)
+    swapped: tuple[QuantityResult, QuantityResult] | None = None
 
     @property
     def right(self) -> tuple[QuantityResult, ...]:
@@ -69,6 +73,10 @@ class NumericResult:
             assert q.found is not None and q.wrong is not None
             parts.append(f"you wrote {q.found.said(q.spec.unit)}, which is what a wrong formula gives "
                          f"({q.wrong.statement.rstrip('.')}); expected {q.spec.text}")
+        if self.swapped is not None:  # the numbers are right, so say only where each belongs
+            a, b = self.swapped
+            return (f"{a.spec.text} and {b.spec.text} are the other way round: {a.spec.text} goes with "
+                    f"\"{a.spec.context} …\" and {b.spec.text} with \"{b.spec.context} …\"")
         missing = [q.spec.text for q in self.quantities if q.found is None]
         if missing and self.status is not NumericStatus.MET:
             parts.append(f"no number found for {', '.join(missing)}")
@@ -131,6 +139,17 @@ def check_quantity(spec: QuantitySpec, stated: Sequence[Found], given: Sequence[
     return QuantityResult(spec)
 
 
+def _right_elsewhere(result: QuantityResult, spec: NumericSpec) -> QuantityResult:
+    """A number that is another expected quantity's right value is that quantity, not this one's mistake
+    ("1/9" is the ring's 11.1%, though believing hash mod N moves 1/9 is a misconception)."""
+    f = result.found
+    if result.wrong is None or f is None:
+        return result
+    if any(matches(f, q.shown, q.unit, q.tolerance) for q in spec.quantities if q is not result.spec):
+        return QuantityResult(result.spec)
+    return result
+
+
 def given_numbers(*texts: str) -> tuple[Found, ...]:
     """Every number the question and the model answer state, operands included."""
     return tuple(f for t in texts for f in extract(t))
@@ -139,14 +158,17 @@ def given_numbers(*texts: str) -> tuple[Found, ...]:
 def check_numbers(answer: str, spec: NumericSpec, given: Sequence[Found] = (),
                   inputs: Sequence[Found] = ()) -> NumericResult:
     stated = extract(answer)
-    results = tuple(check_quantity(q, stated, given, inputs) for q in spec.quantities)
+    results = tuple(_right_elsewhere(check_quantity(q, stated, given, inputs), spec) for q in spec.quantities)
     right = sum(r.right for r in results)
+    swap = None
     if any(r.wrong is not None for r in results):
         status = NumericStatus.WRONG
+    elif (swap := swapped(answer, results)) is not None:
+        status = NumericStatus.SWAPPED
     elif right and right >= spec.need:
         status = NumericStatus.MET
     elif right:
         status = NumericStatus.SOME
     else:
         status = NumericStatus.ABSENT
-    return NumericResult(status=status, need=spec.need, quantities=results)
+    return NumericResult(status=status, need=spec.need, quantities=results, swapped=swap)

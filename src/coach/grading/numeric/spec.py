@@ -28,6 +28,7 @@ class QuantitySpec(BaseModel):
     text: str  # how the item writes it, e.g. "516,096 B", "42.9%", "7.34×"
     tolerance: float = 0.05
     wrong: tuple[WrongValue, ...] = ()
+    context: str = ""  # the model answer's clause up to this number: what the number is the figure for
 
 
 class NumericSpec(BaseModel):

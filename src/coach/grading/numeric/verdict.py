@@ -3,6 +3,7 @@
 | numbers in the answer                                  | verdict                                            |
 |--------------------------------------------------------|----------------------------------------------------|
 | a named wrong formula's value (and not the right one)  | contradicted, whatever the words; names the misconception |
+| two right values in each other's places (attribution)  | contradicted; names no misconception               |
 | the right values (`need` of them)                      | met if the words earn at least partial, the answer |
 |                                                        | writes out the arithmetic that gives one, or two or |
 |                                                        | more are right; else partial                       |
@@ -10,8 +11,8 @@
 | none of the expected values                            | at most partial (a met becomes partial)            |
 | none, and the numbers are optional (`need: 0`)         | the semantic verdict stands                        |
 
-A criterion a wrong number contradicts is marked `by_numbers`: with the LLM judge on, the judge cannot lift it
-(`grading/combine.py`), so numbers stay decisive on both paths.
+A criterion a wrong (or swapped) number contradicts is marked `by_numbers`: with the LLM judge on, the judge
+cannot lift it (`grading/combine.py`), so numbers stay decisive on both paths.
 
 A right number lifts a semantic "contradicted" to partial and drops its misconception: the feedback must not
 tell a candidate to unlearn what their numbers show they did not believe. Every verdict the check sets carries
@@ -54,6 +55,12 @@ def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> C
         assert wrong.found is not None and wrong.wrong is not None
         update = {"verdict": Verdict.CONTRADICTED, "misconception_id": wrong.wrong.misconception_id,
                   "evidence": sentence_of(answer, wrong.found), "by_numbers": True}
+    elif status is NumericStatus.SWAPPED:  # right numbers in each other's places: a wrong claim, no formula
+        assert numeric.swapped is not None
+        a, b = (q.found for q in numeric.swapped)
+        assert a is not None and b is not None
+        update = {"verdict": Verdict.CONTRADICTED, "misconception_id": None, "by_numbers": True,
+                  "evidence": " … ".join(dict.fromkeys((sentence_of(answer, a), sentence_of(answer, b))))}
     elif status is NumericStatus.MET or status is NumericStatus.SOME:
         # Words at least partial, or the working written out, or two right numbers: hard to come by chance.
         worded = verdict in (Verdict.MET, Verdict.PARTIAL) or numeric.derived or len(numeric.right) >= 2
@@ -96,6 +103,6 @@ def review_numbers(results: Sequence[CriterionResult], answer: str, target: Grad
             continue
         numeric = check_numbers(answer, spec, given, inputs)
         out.append(combine(r, numeric, answer))
-        if numeric.status is NumericStatus.WRONG:
+        if numeric.status in (NumericStatus.WRONG, NumericStatus.SWAPPED):
             notes.append(f"Numbers: {numeric.reason()}.")
     return NumericReview(tuple(out), tuple(notes))

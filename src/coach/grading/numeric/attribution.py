@@ -1,0 +1,57 @@
+"""Whose number is it? Two right numbers given to each other's places ("hash mod N moves 11.1%, a
+consistent-hash ring 88.9%", where the figures are the other way round) are both values the check expects, but
+the claim is wrong. Each expected number carries the model answer's clause up to it (`QuantitySpec.context`);
+a number is read as placed where the words just before it in the answer share clearly more with the other
+number's clause than with its own. Only a swap counts: each of two numbers must sit in the other's place, so one
+loosely worded clause never contradicts a right answer. Pure and lexical: no model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from coach.grading.offline.lexical import content_stems
+
+if TYPE_CHECKING:
+    from coach.grading.numeric.check import QuantityResult
+
+WINDOW = 8  # content words before a number that say what it is the figure for
+MARGIN = 2  # how many more of them the other number's clause must share than the number's own
+
+
+def clause_start(text: str, end: int) -> int:
+    """Where the clause holding position `end` starts: after the last ". ", "; " or line break before it."""
+    return max(text.rfind(". ", 0, end), text.rfind("; ", 0, end), text.rfind("\n", 0, end)) + 1
+
+
+def _word(stem: str) -> str:
+    return stem[:-1] if len(stem) > 3 and stem.endswith("e") else stem  # the stemmer: "move" but "moves" -> "mov"
+
+
+def words_before(text: str, end: int) -> frozenset[str]:
+    """The last WINDOW content-word stems of the clause up to `end` (numbers left out: they are the figures)."""
+    stems = [_word(s) for s in content_stems(text[clause_start(text, end):end]) if not s[0].isdigit()]
+    return frozenset(stems[-WINDOW:])
+
+
+def _placed_as(here: frozenset[str], own: frozenset[str], other: frozenset[str]) -> bool:
+    return len(here & other) >= len(here & own) + MARGIN
+
+
+def swapped(answer: str, results: Sequence[QuantityResult]) -> tuple[QuantityResult, QuantityResult] | None:
+    """The first pair of right numbers the answer gives to each other's places, or None."""
+    placed = [r for r in results if r.right and r.found is not None and r.spec.context]
+    for a, b in combinations(placed, 2):
+        assert a.found is not None and b.found is not None
+        if a.found.start == b.found.start or abs(a.spec.shown - b.spec.shown) <= a.spec.tolerance * abs(b.spec.shown):
+            continue  # one number read for both, or one value under two names
+        own_a, own_b = words_before(a.spec.context, len(a.spec.context)), words_before(b.spec.context,
+                                                                                        len(b.spec.context))
+        if own_a == own_b:
+            continue
+        here_a, here_b = words_before(answer, a.found.start), words_before(answer, b.found.start)
+        if _placed_as(here_a, own_a, own_b) and _placed_as(here_b, own_b, own_a):
+            return a, b
+    return None

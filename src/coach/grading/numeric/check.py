@@ -75,8 +75,8 @@ class NumericResult:
                          f"({q.wrong.statement.rstrip('.')}); expected {q.spec.text}")
         if self.swapped is not None:  # the numbers are right, so say only where each belongs
             a, b = self.swapped
-            return (f"{a.spec.text} and {b.spec.text} are the other way round: {a.spec.text} goes with "
-                    f"\"{a.spec.context} …\" and {b.spec.text} with \"{b.spec.context} …\"")
+            return (f"{a.spec.text} and {b.spec.text} are the other way round: \"{a.spec.context} {a.spec.text}\"; "
+                    f"\"{b.spec.context} {b.spec.text}\"")
         missing = [q.spec.text for q in self.quantities if q.found is None]
         if missing and self.status is not NumericStatus.MET:
             parts.append(f"no number found for {', '.join(missing)}")

@@ -59,3 +59,10 @@ def test_every_quantitative_criterion_of_a_computed_item_declares_its_numbers(ba
     assert not [m for m in _messages(bank) if "numeric" in m]
     undeclared = _with(bank, "if-kv-gqa-vs-mla", "gqa-size", None)
     assert any("gqa-size is quantitative" in m for m in _messages(undeclared))
+
+
+def test_a_criterion_quoting_the_items_computed_figures_declares_them(bank: Bank) -> None:
+    # numbers-and-scale-out is an explanation criterion, but its description quotes 12.5% and 88.9%
+    undeclared = _with(bank, "ms-kv-router", "numbers-and-scale-out", None)
+    quoted = [m for m in _messages(undeclared) if "quotes the item's computed" in m]
+    assert len(quoted) == 1 and all(f"{{{v}}}" in quoted[0] for v in ("hit", "moved")), quoted

@@ -14,8 +14,8 @@ from coach.content.bank import Bank, Problem
 from coach.content.checks_misconceptions import check_rubric_misconceptions, check_statements
 from coach.content.checks_options import check_option_numbers
 from coach.content.checks_pages import check_page_versions
-from coach.content.numbers import NUMBER, bare_numbers, sheet_numbers
-from coach.content.render import RenderedOption, render, variants, wrong_calcs_in
+from coach.content.numbers import NUMBER, bare_numbers, normalise, sheet_numbers
+from coach.content.render import RenderedOption, format_value, render, value_of, variants, wrong_calcs_in
 from coach.content.schema import Criterion, Difficulty, Item, McqItem, ModuleStatus, ShortItem, Status
 from coach.units import parse_unit
 from coach.vocab import Dimension
@@ -63,6 +63,9 @@ def check_bank(bank: Bank, facts_text: str | None = None, *, enforce_counts: boo
             elif c.dimension == Dimension.QUANTITATIVE and owner is not None and owner.values:
                 problems.append(Problem(src, rubric.id, f"criterion {c.id} is quantitative: declare the numbers it "
                                         "expects under `numeric:` (docs/authoring.md)"))
+            elif owner is not None and (quoted := _quoted_values(owner, c.description)):
+                problems.append(Problem(src, rubric.id, f"criterion {c.id} quotes the item's computed "
+                                        f"{', '.join(quoted)}: declare them under `numeric:` (need: 0 if optional)"))
     for module in bank.modules.values():
         src = where("module" + module.id, "?")
         for sample in module.samples:
@@ -153,6 +156,23 @@ def _check_item(bank: Bank, item: Item, sheet: set[str] | None) -> list[str]:
             if set(item.dimensions) != fed:
                 msgs.append(f"dimensions {sorted(item.dimensions)} differ from those its rubric feeds {sorted(fed)}")
     return msgs
+
+
+def _quoted_values(item: Item, text: str) -> list[str]:
+    """The item's computed values, as the model answer shows them, that `text` writes out (a number above 10 or
+    with a fraction, so that no small count is taken for one): the numbers the grader can check and swap-test."""
+    if not isinstance(item, ShortItem) or not item.values:
+        return []
+    written = {float(n) for n in bare_numbers(text)}
+    variant = variants(item)[0]
+    quoted = []
+    for name, spec in item.values.items():
+        if spec.calc is None or "{" + name + "}" not in (item.model_answer or ""):
+            continue
+        shown = [float(normalise(n)) for n in NUMBER.findall(format_value(spec, value_of(spec, variant)))]
+        if shown and (shown[0] > 10 or not shown[0].is_integer()) and shown[0] in written:
+            quoted.append(f"{{{name}}}")
+    return quoted
 
 
 def _check_numeric(bank: Bank, item: Item, criterion: Criterion) -> list[str]:

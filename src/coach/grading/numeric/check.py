@@ -75,12 +75,17 @@ class NumericResult:
                          f"({q.wrong.statement.rstrip('.')}); expected {q.spec.text}")
         if self.swapped is not None:  # the numbers are right, so say only where each belongs
             a, b = self.swapped
-            return (f"{a.spec.text} and {b.spec.text} are the other way round: \"{a.spec.context} {a.spec.text}\"; "
-                    f"\"{b.spec.context} {b.spec.text}\"")
+            return (f"{a.spec.text} and {b.spec.text} are the other way round: \"{_ending_in(a.spec)}\"; "
+                    f"\"{_ending_in(b.spec)}\"")
         missing = [q.spec.text for q in self.quantities if q.found is None]
         if missing and self.status is not NumericStatus.MET:
             parts.append(f"no number found for {', '.join(missing)}")
         return "; ".join(parts)
+
+
+def _ending_in(spec: QuantitySpec) -> str:
+    """The model answer's clause ending in the number ("a consistent-hash ring moves about 11.1%")."""
+    return f"{spec.context}{'' if spec.context.endswith(('(', '[')) else ' '}{spec.text}".strip()
 
 
 def _close(a: float, b: float, tolerance: float) -> bool:

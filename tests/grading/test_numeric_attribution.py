@@ -87,3 +87,12 @@ def test_another_quantitys_right_value_in_another_notation_is_no_mistake(bank: B
     result, _ = _check(bank, ROUTER, answer, "numbers-and-scale-out")
     assert result.status is not NumericStatus.WRONG, result.reason()
     assert [q.spec.name for q in result.right] == ["ring"]
+
+
+def test_figures_of_different_kinds_never_trade_places(bank: Bank) -> None:
+    # a rate written where the time belongs (and back) is odd prose, not two figures swapped
+    odd = ("For Llama 3.1 70B in BF16 on H100s, an 8k-token prompt at TP8 moves enough all-reduce traffic for "
+           "about 95 tok/s. The weight-read bound is about 83.5 ms per sequence.")
+    result, _ = _check(bank, "di-tp-per-phase", odd, "worked-number")
+    assert result.status is not NumericStatus.SWAPPED
+    assert {q.spec.name for q in result.right} == {"tp4", "prefill_ms"}

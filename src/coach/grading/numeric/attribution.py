@@ -47,6 +47,8 @@ def swapped(answer: str, results: Sequence[QuantityResult]) -> tuple[QuantityRes
         assert a.found is not None and b.found is not None
         if a.found.start == b.found.start or abs(a.spec.shown - b.spec.shown) <= a.spec.tolerance * abs(b.spec.shown):
             continue  # one number read for both, or one value under two names
+        if a.found.dims != b.found.dims:
+            continue  # a time and a rate cannot trade places
         own_a, own_b = words_before(a.spec.context, len(a.spec.context)), words_before(b.spec.context,
                                                                                         len(b.spec.context))
         if own_a == own_b:

@@ -36,6 +36,11 @@ def words_before(text: str, end: int) -> frozenset[str]:
     return frozenset(stems[-WINDOW:])
 
 
+def _own(result: QuantityResult) -> frozenset[str]:
+    """The words the model answer puts just before this number."""
+    return words_before(result.spec.context, len(result.spec.context))
+
+
 def _placed_as(here: frozenset[str], own: frozenset[str], other: frozenset[str]) -> bool:
     return len(here & other) >= len(here & own) + MARGIN
 
@@ -49,8 +54,7 @@ def swapped(answer: str, results: Sequence[QuantityResult]) -> tuple[QuantityRes
             continue  # one number read for both, or one value under two names
         if a.found.dims != b.found.dims:
             continue  # a time and a rate cannot trade places
-        own_a, own_b = words_before(a.spec.context, len(a.spec.context)), words_before(b.spec.context,
-                                                                                        len(b.spec.context))
+        own_a, own_b = _own(a), _own(b)
         if own_a == own_b:
             continue
         here_a, here_b = words_before(answer, a.found.start), words_before(answer, b.found.start)

@@ -68,15 +68,15 @@ class NumericResult:
 
     def reason(self) -> str:
         """In plain words: "you wrote 43 GB; expected 42.9 GB"."""
+        if self.swapped is not None:  # the numbers are right, so say only where each belongs
+            a, b = self.swapped
+            return (f"{a.spec.text} and {b.spec.text} are the other way round: \"{_ending_in(a.spec)}\"; "
+                    f"\"{_ending_in(b.spec)}\"")
         parts = [f"you wrote {q.found.said(q.spec.unit)}; expected {q.spec.text}" for q in self.right if q.found]
         for q in self.wrong:
             assert q.found is not None and q.wrong is not None
             parts.append(f"you wrote {q.found.said(q.spec.unit)}, which is what a wrong formula gives "
                          f"({q.wrong.statement.rstrip('.')}); expected {q.spec.text}")
-        if self.swapped is not None:  # the numbers are right, so say only where each belongs
-            a, b = self.swapped
-            return (f"{a.spec.text} and {b.spec.text} are the other way round: \"{_ending_in(a.spec)}\"; "
-                    f"\"{_ending_in(b.spec)}\"")
         missing = [q.spec.text for q in self.quantities if q.found is None]
         if missing and self.status is not NumericStatus.MET:
             parts.append(f"no number found for {', '.join(missing)}")

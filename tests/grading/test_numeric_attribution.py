@@ -96,3 +96,29 @@ def test_figures_of_different_kinds_never_trade_places(bank: Bank) -> None:
     result, _ = _check(bank, "di-tp-per-phase", odd, "worked-number")
     assert result.status is not NumericStatus.SWAPPED
     assert {q.spec.name for q in result.right} == {"tp4", "prefill_ms"}
+
+
+@pytest.mark.parametrize("answer", [
+    "For placement, hash mod N moves only about 11.1% of sessions when a ninth replica joins.",
+    "Random routing finds the cache for 12.5% of follow-ups, and when the fleet grows a hash mod N scheme would "
+    "move just 11.1% of sessions.",
+])
+def test_the_rings_figure_given_to_hash_mod_n_alone_is_the_misconception(bank: Bank, answer: str) -> None:
+    result, _ = _check(bank, ROUTER, answer, "numbers-and-scale-out")
+    assert result.status is NumericStatus.WRONG, result.reason()
+    (wrong,) = result.wrong
+    assert wrong.spec.name == "moved" and wrong.wrong is not None
+    assert wrong.wrong.misconception_id == "ms-modulo-hash-stable"
+    assert "ring" not in {q.spec.name for q in result.right}
+
+
+@pytest.mark.parametrize("answer", [
+    "When a ninth replica joins, a consistent-hash ring moves only about 11.1% of sessions.",
+    "Hash mod N is far worse than a ring, which moves 11.1% of sessions when a replica joins.",
+    "For placement, hash mod N is a poor choice; a consistent-hash ring moves 11.1% of sessions, and hash mod N "
+    "would move far more than 11.1%.",
+])
+def test_the_rings_figure_in_its_own_place_is_right(bank: Bank, answer: str) -> None:
+    result, _ = _check(bank, ROUTER, answer, "numbers-and-scale-out")
+    assert result.status is not NumericStatus.WRONG, result.reason()
+    assert "ring" in {q.spec.name for q in result.right}

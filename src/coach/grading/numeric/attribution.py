@@ -2,8 +2,9 @@
 consistent-hash ring 88.9%", where the figures are the other way round) are both values the check expects, but
 the claim is wrong. Each expected number carries the model answer's clause up to it (`QuantitySpec.context`);
 a number is read as placed where the words just before it in the answer share clearly more with the other
-number's clause than with its own. Only a swap counts: each of two numbers must sit in the other's place, so one
-loosely worded clause never contradicts a right answer. Pure and lexical: no model.
+number's clause than with its own. A swap needs each of two numbers in the other's place, so one loosely worded
+clause never contradicts a right answer; one number alone in another's place counts only where that quantity's
+named wrong formula gives the same number (check.py, `_misplaced`). Pure and lexical: no model.
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ def _placed_as(here: frozenset[str], own: frozenset[str], other: frozenset[str])
     return len(here & other) >= len(here & own) + MARGIN
 
 
+def reads_as(answer: str, a: QuantityResult, b: QuantityResult) -> bool:
+    """Does a's number sit clearly in b's clause rather than its own?"""
+    assert a.found is not None
+    own_a, own_b = _own(a), _own(b)
+    return own_a != own_b and _placed_as(words_before(answer, a.found.start), own_a, own_b)
+
+
 def swapped(answer: str, results: Sequence[QuantityResult]) -> tuple[QuantityResult, QuantityResult] | None:
     """The first pair of right numbers the answer gives to each other's places, or None."""
     placed = [r for r in results if r.right and r.found is not None and r.spec.context]
@@ -54,10 +62,6 @@ def swapped(answer: str, results: Sequence[QuantityResult]) -> tuple[QuantityRes
             continue  # one number read for both, or one value under two names
         if a.found.dims != b.found.dims:
             continue  # a time and a rate cannot trade places
-        own_a, own_b = _own(a), _own(b)
-        if own_a == own_b:
-            continue
-        here_a, here_b = words_before(answer, a.found.start), words_before(answer, b.found.start)
-        if _placed_as(here_a, own_a, own_b) and _placed_as(here_b, own_b, own_a):
+        if reads_as(answer, a, b) and reads_as(answer, b, a):
             return a, b
     return None

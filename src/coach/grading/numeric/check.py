@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from coach.grading.numeric.attribution import swapped
+from coach.grading.numeric.attribution import reads_as, swapped
 from coach.grading.numeric.extract import Found, extract
 from coach.grading.numeric.spec import NumericSpec, QuantitySpec, WrongValue
 from coach.units import base_of, quantity
@@ -155,6 +155,26 @@ def _right_elsewhere(result: QuantityResult, spec: NumericSpec) -> QuantityResul
     return result
 
 
+def _misplaced(answer: str, results: Sequence[QuantityResult], stated: Sequence[Found]) -> tuple[QuantityResult, ...]:
+    """A right number written once, clearly in the clause of another quantity the answer gives no value, where
+    that quantity's named wrong formula gives the same number, is that quantity's mistake ("hash mod N moves
+    11.1%": the ring's figure, and what believing hash mod N keeps sessions in place gives)."""
+    out = list(results)
+    for i, a in enumerate(results):
+        if not a.right or a.found is None or not a.spec.context:
+            continue
+        if sum(matches(f, a.spec.shown, a.spec.unit, a.spec.tolerance) for f in stated if not f.operand) != 1:
+            continue  # written more than once: one of them may be in its own place
+        for j, b in enumerate(out):
+            if j == i or b.found is not None or not b.spec.context:
+                continue
+            w = next((w for w in b.spec.wrong if matches(a.found, w.shown, b.spec.unit, b.spec.tolerance)), None)
+            if w is not None and reads_as(answer, a, b):
+                out[i], out[j] = QuantityResult(a.spec), QuantityResult(b.spec, found=a.found, wrong=w)
+                break
+    return tuple(out)
+
+
 def given_numbers(*texts: str) -> tuple[Found, ...]:
     """Every number the question and the model answer state, operands included."""
     return tuple(f for t in texts for f in extract(t))
@@ -164,6 +184,7 @@ def check_numbers(answer: str, spec: NumericSpec, given: Sequence[Found] = (),
                   inputs: Sequence[Found] = ()) -> NumericResult:
     stated = extract(answer)
     results = tuple(_right_elsewhere(check_quantity(q, stated, given, inputs), spec) for q in spec.quantities)
+    results = _misplaced(answer, results, stated)
     right = sum(r.right for r in results)
     swap = None
     if any(r.wrong is not None for r in results):

@@ -78,7 +78,7 @@ class NumericResult:
             parts.append(f"you wrote {q.found.said(q.spec.unit)}, which is what a wrong formula gives "
                          f"({q.wrong.statement.rstrip('.')}); expected {q.spec.text}")
         missing = [q.spec.text for q in self.quantities if q.found is None]
-        if missing and self.status is not NumericStatus.MET:
+        if missing and self.need > 0 and self.status is not NumericStatus.MET:  # optional figures are not missed
             parts.append(f"no number found for {', '.join(missing)}")
         return "; ".join(parts)
 

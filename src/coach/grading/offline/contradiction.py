@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from coach.grading.offline import criteria as crit
 from coach.grading.offline.calibration import Verdicts
 from coach.grading.offline.cross import criterion_spans
@@ -25,18 +23,12 @@ from coach.providers.base import PAIR_LABELS, PairScorer
 _CORRECT, _CONTRA = PAIR_LABELS.index("correct"), PAIR_LABELS.index("contradicts")
 
 
-def own_vectors(ctx: TargetContext, j: int) -> np.ndarray:
-    """The criterion's own texts: its phrasings and its description."""
-    spec = ctx.target.criteria[j]
-    return np.vstack([ctx.crit_vecs[j], ctx.text_vecs[spec.description][None, :]])
-
-
 def candidates(enc: Encoded, ctx: TargetContext, j: int) -> list[tuple[str, str]]:
     """(misconception id, answer span) for each span that states a misconception attached to criterion j."""
     spec = ctx.target.criteria[j]
     if not spec.misconceptions or not enc.spans:
         return []
-    own = own_vectors(ctx, j)
+    own = ctx.crit_own[j]
     found = ((crit.named_misconception(spec, span, enc, ctx.misconceptions, own), span) for span in enc.spans)
     return [(mid, span) for mid, span in found if mid is not None]
 

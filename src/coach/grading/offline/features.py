@@ -32,6 +32,7 @@ class TargetContext:
     crit_weights: np.ndarray  # normalised criterion weights
     crit_vecs: list[np.ndarray]  # per criterion: its phrasings' sentence vectors
     crit_segments: list[list[int]]  # per criterion: the segment index of each phrasing
+    crit_own: list[np.ndarray]  # per criterion: its own texts' vectors, phrasings then description
     misconceptions: dict[str, np.ndarray]  # id -> phrasing vectors
     pieces: np.ndarray  # all reference and phrasing word-pieces, stacked (rows)
     align: np.ndarray  # the same rows in the embedder's alignment space (the guards keep `pieces`)
@@ -88,6 +89,8 @@ def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
         ref_stems=frozenset().union(*(content_set(t) for t in refs_text)),
         crit_weights=np.array([c.weight / total for c in target.criteria]),
         crit_vecs=[np.stack([enc[p].sent for p in ph]) for ph in phrasings], crit_segments=crit_segments,
+        crit_own=[np.vstack([np.stack([enc[p].sent for p in ph]), enc[c.description].sent[None, :]])
+                  for ph, c in zip(phrasings, target.criteria, strict=True)],
         misconceptions={m.id: np.stack([enc[p].sent for p in m.phrasings]) for m in target.misconceptions},
         pieces=np.vstack(rows) if rows else np.zeros((0, dim), dtype=np.float32),
         align=np.vstack(align_rows) if align_rows else np.zeros((0, dim), dtype=np.float32),

@@ -249,9 +249,8 @@ class EmbeddingGrader:
             sim = criterion_score(float(match.crit_cos[j]), float(recalls[j]), float(hards[j]))
             where = match.crit_where[j]
             near = [m for m in spec.misconceptions if m in mis_hits]
-            own = contradiction.own_vectors(ctx, j) if near else None
-            hit = next((m for m in near if own is not None and crit.states_misconception(
-                enc, mis_hits[m][1], ctx.misconceptions[m], own, v.misconception)), None)
+            hit = next((m for m in near if crit.states_misconception(
+                enc, mis_hits[m][1], ctx.misconceptions[m], ctx.crit_own[j], v.misconception)), None)
             phrased = enc.spans[mis_hits[hit][1]] if hit is not None and enc.spans else None  # the span matching it
             evidence = enc.spans[where] if enc.spans else None
             reason = ""
@@ -259,8 +258,7 @@ class EmbeddingGrader:
                 read_j = reading.criteria[j]
                 verdict, reason = crit.judge(sim, read_j, v)
                 named = crit.named_misconception(spec, read_j.opposed.span, enc, ctx.misconceptions,
-                                                 contradiction.own_vectors(ctx, j)) \
-                    if verdict == Verdict.CONTRADICTED else None
+                                                 ctx.crit_own[j]) if verdict == Verdict.CONTRADICTED else None
                 if named is not None:  # read as the opposite, on a span that states a known misconception
                     hit, evidence = named, read_j.opposed.span
                 elif hit is not None and (verdict == Verdict.CONTRADICTED or crit.phrasing_stands(

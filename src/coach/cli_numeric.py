@@ -27,7 +27,7 @@ def eval_numeric(
         result["not_probed"] = len(result["not_probed"])
         result["misconception_coverage"]["without"] = len(result["misconception_coverage"]["without"])
         for part, key in (("wrong_values", "not_contradicted"), ("wrong_values", "misconception_not_named"),
-                          ("right_value_rewrites", "not_met"), ("model_answers", "changed")):
+                          ("slips", "other"), ("right_value_rewrites", "not_met"), ("model_answers", "changed")):
             result[part][key] = len(result[part][key])
     _print(result, as_json)
 

@@ -92,3 +92,16 @@ def test_with_the_judge_on_a_wrong_number_stays_contradicted(bank: Bank, grader:
         assert _criterion(combined, "gqa-size").verdict is Verdict.CONTRADICTED
         assert combined.value < STRONG
     assert combined.value <= score.value + 1e-9  # text addressed to the grader earns no lift at all
+
+
+def test_a_slip_after_the_right_working_is_partial_and_said_so(bank: Bank, checked_grader) -> None:  # type: ignore[no-untyped-def]
+    """The working counts the K/V factor, the result does not: the method is right, the arithmetic is not. The
+    app's grader must not tell the candidate to unlearn kv-forgets-k-and-v, nor give full credit."""
+    slipped = KV_FACTOR_DROPPED.replace("126·8·128·2 = 258,048 B", "2·126·8·128·2 = 258,048 B")
+    score = _grade(bank, checked_grader, "if-kv-gqa-vs-mla", slipped)
+    gqa = _criterion(score, "gqa-size")
+    assert gqa.verdict is Verdict.PARTIAL and gqa.misconception_id is None and gqa.by_numbers
+    assert gqa.evidence is not None and "2·126·8·128·2" in gqa.evidence and gqa.evidence in slipped
+    assert any("your working 2·126·8·128·2 gives 516,096 B, but you wrote 258,048 B" in n for n in score.notes)
+    right = _grade(bank, checked_grader, "if-kv-gqa-vs-mla", slipped.replace("258,048 B", "516,096 B"))
+    assert _criterion(right, "gqa-size").verdict is Verdict.MET and right.value > score.value

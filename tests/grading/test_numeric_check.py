@@ -80,7 +80,10 @@ def test_a_slip_after_the_right_working_names_no_misconception(bank: Bank) -> No
     given = given_numbers(rendered.stem, rendered.model_answer or "")
     assert any(w.shown == pytest.approx(2.4, abs=0.05) for q in spec.quantities if q.name == "t8" for w in q.wrong)
     slip = check_numbers("(8.0 + 34.4) GB over 3.35 TB/s is 2.4 ms, and 34.4 GB of KV", spec, given)
-    assert slip.status is not NumericStatus.WRONG
+    assert slip.status is NumericStatus.SLIP and not slip.wrong
+    assert "gives 12.7 ms, but you wrote 2.4 ms" in slip.reason()
+    listed = check_numbers("(8.0 + 34.4) GB over 3.35 TB/s, so 15.1 ms to 2.4 ms", spec, given)
+    assert listed.status is not NumericStatus.WRONG  # the working, not equated, still gives the right value
     bare = check_numbers("the FP8 step is 2.4 ms while the KV cache is 34.4 GB", spec, given)
     assert bare.status is NumericStatus.WRONG and bare.wrong[0].wrong is not None
     assert bare.wrong[0].wrong.misconception_id == "kv-reads-free"
@@ -151,8 +154,27 @@ def test_verdict_combination(need: int, answer: str, semantic: Verdict, expected
 
 def test_working_equated_to_a_wrong_result_is_the_wrong_result(bank: Bank) -> None:
     spec, given = _spec(bank, "if-kv-gqa-vs-mla", KV)
-    assert check_numbers("2·126·8·128·2 = 258,048 B", spec, given).status is NumericStatus.WRONG
+    assert check_numbers("126·8·128·2 = 258,048 B", spec, given).status is NumericStatus.WRONG  # no K/V factor
     assert check_numbers("2·126·8·128·2 = 516,096 B", spec, given).derived
+
+
+@pytest.mark.parametrize("text", ["2·126·8·128·2 = 258,048 B per token", "2·126·8·128·2 is 258,048 B",
+                                  "2·126·8·128·2, which comes to about 450,000 B"])
+def test_right_working_equated_to_another_number_is_a_slip_naming_no_formula(bank: Bank, text: str) -> None:
+    """The working counts the K/V factor, so 258,048 B is a slip of arithmetic, not kv-forgets-k-and-v."""
+    spec, given = _spec(bank, "if-kv-gqa-vs-mla", KV)
+    result = check_numbers(text, spec, given)
+    assert result.status is NumericStatus.SLIP and not result.wrong and not result.right
+    assert "your working 2·126·8·128·2 gives 516,096 B, but you wrote" in result.reason()
+    judged = combine(_semantic(Verdict.MET), result, text)
+    assert judged.verdict is Verdict.PARTIAL and judged.misconception_id is None and judged.by_numbers
+    assert judged.evidence == text and "check the arithmetic" in judged.reason
+
+
+def test_a_working_followed_by_a_number_of_another_kind_claims_nothing(bank: Bank) -> None:
+    spec, given = _spec(bank, "if-kv-gqa-vs-mla", KV)
+    assert check_numbers("2·126·8·128·2 = 516,096 B, is 7.3 times", spec, given).status is NumericStatus.MET
+    assert check_numbers("per token 2·126·8·128·2 bytes, is 3 ms late", spec, given).status is NumericStatus.MET
 
 
 def test_a_bare_number_the_question_gives_is_not_the_right_value() -> None:

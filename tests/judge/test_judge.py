@@ -403,3 +403,20 @@ def test_fake_chat_model_basics() -> None:
     gate = threading.Event()
     slow = FakeChatModel(["z"], delay_s=5, sleep=lambda s: gate.set())
     assert slow.complete([]).text == "z" and gate.is_set()
+
+
+
+def test_the_judge_cannot_lift_a_verdict_the_numbers_decided(grader: EmbeddingGrader, target: GradingTarget) -> None:
+    """A wrong figure or a slip of arithmetic is no matter of wording: the judge's "met" does not lift it."""
+    emb = grader.grade(PARTIAL_CONTENT, target)
+    supported = max(emb.criteria, key=lambda c: c.similarity)
+    all_met = reply(*[(i, "met", PARTIAL_CONTENT) for i in IDS])
+    outcome = LLMJudge(FakeChatModel([all_met])).judge(PARTIAL_CONTENT, target)
+    finals = []
+    for by_numbers in (False, True):
+        crit = supported.model_copy(update={"verdict": Verdict.PARTIAL, "by_numbers": by_numbers})
+        graded = emb.model_copy(update={"criteria": tuple(crit if c is supported else c for c in emb.criteria)})
+        final = combine(graded, outcome, answer=PARTIAL_CONTENT)
+        finals.append(next(c for c in final.criteria if c.criterion_id == supported.criterion_id))
+    assert finals[0].verdict is Verdict.MET  # the judge lifts a verdict of words it has support for
+    assert finals[1].verdict is Verdict.PARTIAL

@@ -4,6 +4,9 @@ For every criterion that declares quantities and every variant of its item, answ
 own model answer with one expected number replaced:
 - by each value a named wrong formula (`wrong_of`) gives for the variant: the share marked contradicted
   (target 100% of those the calculators can produce), and the share naming the formula's misconception;
+  where the model answer's working, left in place, still gives the right value, the number is no statement
+  of the formula: equated to it ("2·126·8·128·2 = 258,048 B"), it is a slip of arithmetic, and the share
+  marked partial without naming a misconception is reported;
 - by the right value written in other units (KiB for B, s for ms, Gb/s for GB/s, a fraction for a percent):
   the share still met.
 It also counts the misconceptions attached to those criteria that some named wrong formula can produce.
@@ -26,7 +29,7 @@ from coach.content.render import format_value, render, render_text, value_of, va
 from coach.content.schema import ExpectedQuantity, ShortItem
 from coach.grading.attempt import target_for
 from coach.grading.numeric.build import shown_value, wrong_values
-from coach.grading.numeric.check import matches, stated_by
+from coach.grading.numeric.check import check_numbers, given_numbers, matches, stated_by
 from coach.grading.numeric.extract import extract
 from coach.grading.score import Score, Verdict
 from coach.grading.target import GradingTarget
@@ -46,7 +49,7 @@ class Grader(Protocol):  # the part of EmbeddingGrader this eval uses
 
 @dataclass(frozen=True)
 class Probe:
-    kind: str  # "wrong" | "rewrite" | "model"
+    kind: str  # "wrong" | "slip" | "rewrite" | "model"
     item: str
     variant: str
     criterion: str
@@ -147,7 +150,6 @@ def _wrong_probes(item: ShortItem, q: ExpectedQuantity, variant: dict[str, Any],
                   target: GradingTarget, given: Sequence[Any], skipped: list[dict[str, str]],
                   base: dict[str, str], bank: Bank) -> list[Probe]:
     spec = item.values[q.value]
-    right = shown_value(spec, value_of(spec, variant))
     wrong, unproduced = wrong_values(item, q, variant, bank.misconceptions)
     skipped += [{**base, "calc": u.calc, "why": u.reason} for u in unproduced]
     out = []
@@ -159,22 +161,31 @@ def _wrong_probes(item: ShortItem, q: ExpectedQuantity, variant: dict[str, Any],
                             "why": f"gives {written}, a number the question or model answer states itself"})
             continue
         answer = _answer_with(item, variant, q.value, written)
-        if _working_gives(answer, right, q):
+        reading = _working_gives(answer, target, criterion, q.value)
+        if reading is not None:
             skipped.append({**base, "calc": w.calc,
                             "why": f"the model answer's working, left in place, still gives the right value "
                                    f"beside {written}"})
+            if reading == "slip":  # it is a slip of arithmetic instead: partial, naming no formula
+                out.append(Probe("slip", item.id, vname, criterion, q.value, answer, target, calc=w.calc,
+                                 misconception=w.misconception_id, written=written))
             continue
         out.append(Probe("wrong", item.id, vname, criterion, q.value, answer, target, calc=w.calc,
                          misconception=w.misconception_id, written=written))
     return out
 
 
-def _working_gives(answer: str, right: float, q: ExpectedQuantity) -> bool:
-    """Does arithmetic the answer writes out, with no result of its own, still come to the right value?
-    ("(8.0 + 34.4) GB over 3.35 TB/s, … 2.4 ms": the working counts the KV term, so 2.4 ms is a slip, not the
-    formula that leaves it out.)"""
-    # working followed by "= <number>" claims that number, so it is no right value (as in the check)
-    return any(f.derived and not f.equated and matches(f, right, q.unit, q.tolerance) for f in extract(answer))
+def _working_gives(answer: str, target: GradingTarget, criterion: str, quantity: str) -> str | None:
+    """Does arithmetic the answer writes out still give the right value, as the check reads it? "right" when it
+    stands as the value ("(8.0 + 34.4) GB over 3.35 TB/s, … 2.4 ms" counts the KV term the formula leaves out),
+    "slip" when it is equated to the wrong number ("2·126·8·128·2 = 258,048 B" counts the K/V factor); then the
+    number is no statement of the wrong formula. None when the answer gives the wrong number alone."""
+    spec = next(c.numeric for c in target.criteria if c.id == criterion)
+    assert spec is not None
+    result = check_numbers(answer, spec, given_numbers(target.question, target.reference),
+                           given_numbers(target.question))
+    q = next(r for r in result.quantities if r.spec.name == quantity)
+    return "slip" if q.working is not None else "right" if q.right else None
 
 
 def _verdict(score: Score, criterion: str) -> Verdict | None:
@@ -215,6 +226,9 @@ def numeric_figure(bank: Bank, after: Grader, before: Grader) -> dict[str, Any]:
     contradicted = [p for p, a, _ in wrong if _verdict(a, p.criterion) is Verdict.CONTRADICTED]
     named = [p for p, a, _ in wrong if any(c.criterion_id == p.criterion and c.misconception_id == p.misconception
                                            for c in a.criteria)]
+    slips = [(p, a) for p, a, _ in graded if p.kind == "slip"]
+    partial = [p for p, a in slips if _verdict(a, p.criterion) is Verdict.PARTIAL
+               and not any(c.criterion_id == p.criterion and c.misconception_id for c in a.criteria)]
     rewrites = [(p, a, b) for p, a, b in graded if p.kind == "rewrite"]
     still_met = [p for p, a, _ in rewrites if _verdict(a, p.criterion) is Verdict.MET]
     changes = [round(a.value - b.value, 4) for a, b in model.values()]
@@ -232,6 +246,11 @@ def numeric_figure(bank: Bank, after: Grader, before: Grader) -> dict[str, Any]:
             "misconception_not_named": [{**_row(p, a), "named": [c.misconception_id for c in a.criteria
                                                                  if c.criterion_id == p.criterion]}
                                         for p, a, _ in wrong if p not in named],
+        },
+        "slips": {  # right working equated to a wrong formula's number: partial, and no misconception named
+            "n": len(slips),
+            "partial_naming_nothing_share": _share(len(partial), len(slips)),
+            "other": [_row(p, a) for p, a in slips if p not in partial],
         },
         "right_value_rewrites": {
             "n": len(rewrites),

@@ -150,10 +150,10 @@ def combine(
                 elif ec.similarity < params.support_floor:
                     j_credit = e_credit
                     unsupported.append(ec.criterion_id)
+                elif ec.by_numbers:  # a wrong number, or a slip of arithmetic, is no matter of wording
+                    j_credit = e_credit
                 elif ec.verdict is Verdict.CONTRADICTED:
-                    # a wrong-formula number is not a matter of wording: the judge has no say on it
-                    cap = e_credit if ec.by_numbers else params.contradicted_cap
-                    j_credit = max(e_credit, min(j_credit, cap))
+                    j_credit = max(e_credit, min(j_credit, params.contradicted_cap))
         judge_counted += ec.weight * j_credit
         supported_gain += ec.weight * max(0.0, j_credit - e_credit)
         credit = (1 - w) * e_credit + w * j_credit

@@ -49,7 +49,7 @@ class CriterionResult(BaseModel):
     evidence: str | None = None  # the sentence of the answer that matched
     reason: str = ""
     misconception_id: str | None = None
-    by_numbers: bool = False  # a wrong-formula number in the answer decided it (numeric/verdict.py): no judge lifts it
+    by_numbers: bool = False  # decided by a wrong or swapped figure or a slip (numeric/verdict.py): no judge lifts it
 
 
 class Score(BaseModel):

@@ -9,7 +9,9 @@ the expected unit. Guards against inventing a mistake the candidate did not make
   taken for a wrong one, nor is another expected quantity's right value in any notation ("1/9" for 11.1%);
 - a bare number the question states is not taken for a right one, nor is one with a unit unless the question
   states the expected value itself (a 20 ms SLO is no 19.2 ms step time);
-- arithmetic equated to a number ("2·126·8·128·2 = 258,048") shows working: the number after "=" is the claim.
+- arithmetic equated to a number ("2·126·8·128·2 = 258,048") shows working: the number after "=" is the claim;
+  when the working gives the right value and the claim does not, it is a slip of arithmetic, not a wrong formula
+  (the working shows the candidate did not believe it), and is said as such.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class NumericStatus(StrEnum):
     SOME = "some"  # some right, fewer than `need`
     WRONG = "wrong"  # a quantity stated only with a named wrong formula's value
     SWAPPED = "swapped"  # two right numbers given to each other's places (attribution.py)
+    SLIP = "slip"  # working that gives the right value, equated to another number
     ABSENT = "absent"  # no expected quantity found (neither right nor a known wrong value)
 
 
@@ -40,10 +43,11 @@ class QuantityResult:
     found: Found | None = None  # the number that matched (right or wrong)
     wrong: WrongValue | None = None
     derived: bool = False  # the right value is also the result of arithmetic the answer writes out
+    working: Found | None = None  # a slip: this arithmetic gives the right value, but `found` is what it claims
 
     @property
     def right(self) -> bool:
-        return self.found is not None and self.wrong is None
+        return self.found is not None and self.wrong is None and self.working is None
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,10 @@ class NumericResult:
     def wrong(self) -> tuple[QuantityResult, ...]:
         return tuple(q for q in self.quantities if q.wrong is not None)
 
+    @property
+    def slips(self) -> tuple[QuantityResult, ...]:
+        return tuple(q for q in self.quantities if q.working is not None)
+
     def reason(self) -> str:
         """In plain words: "you wrote 43 GB; expected 42.9 GB"."""
         if self.swapped is not None:  # the numbers are right, so say only where each belongs
@@ -77,6 +85,10 @@ class NumericResult:
             assert q.found is not None and q.wrong is not None
             parts.append(f"you wrote {q.found.said(q.spec.unit)}, which is what a wrong formula gives "
                          f"({q.wrong.statement.rstrip('.')}); expected {q.spec.text}")
+        for q in self.slips:
+            assert q.found is not None and q.working is not None
+            parts.append(f"your working {q.working.text} gives {q.spec.text}, but you wrote {q.found.text}: "
+                         "check the arithmetic")
         missing = [q.spec.text for q in self.quantities if q.found is None]
         if missing and self.need > 0 and self.status is not NumericStatus.MET:  # optional figures are not missed
             parts.append(f"no number found for {', '.join(missing)}")
@@ -132,9 +144,14 @@ def check_quantity(spec: QuantitySpec, stated: Sequence[Found], given: Sequence[
     ordered = sorted(stated, key=lambda f: (f.bare, not f.derived))
     hits = [f for f in ordered if matches(f, spec.shown, spec.unit, spec.tolerance)
             and not repeats_input(f, spec, inputs)]
-    right = [f for f in hits if not f.equated]  # in "2·126·8·128·2 = 258,048" the claim is 258,048
+    # in "2·126·8·128·2 = 258,048" the claim is 258,048: working that claims a result is no right value itself
+    claims = {f: claimed_by(f, stated) for f in hits if f.equated}
+    right = [f for f in hits if claims.get(f) is None]
     if right:
         return QuantityResult(spec, found=right[0], derived=any(f.derived for f in hits))
+    for working, claim in claims.items():
+        if claim is not None and not matches(claim, spec.shown, spec.unit, spec.tolerance):
+            return QuantityResult(spec, found=claim, working=working)
     for f in ordered:
         if f.operand or stated_by(f, given, spec.tolerance):
             continue
@@ -142,6 +159,15 @@ def check_quantity(spec: QuantitySpec, stated: Sequence[Found], given: Sequence[
             if matches(f, w.shown, spec.unit, spec.tolerance):
                 return QuantityResult(spec, found=f, wrong=w)
     return QuantityResult(spec)
+
+
+def claimed_by(working: Found, stated: Sequence[Found]) -> Found | None:
+    """The number equated working claims as its result: the first one written after it that is no operand, when
+    it is a quantity of the same kind (or either is a bare number)."""
+    claim = min((f for f in stated if f.start >= working.end and not f.operand), key=lambda f: f.start, default=None)
+    if claim is None or not (claim.bare or working.bare or claim.dims == working.dims):
+        return None
+    return claim
 
 
 def _right_elsewhere(result: QuantityResult, spec: NumericSpec) -> QuantityResult:
@@ -191,6 +217,8 @@ def check_numbers(answer: str, spec: NumericSpec, given: Sequence[Found] = (),
         status = NumericStatus.WRONG
     elif (swap := swapped(answer, results)) is not None:
         status = NumericStatus.SWAPPED
+    elif any(r.working is not None for r in results):
+        status = NumericStatus.SLIP
     elif right and right >= spec.need:
         status = NumericStatus.MET
     elif right:

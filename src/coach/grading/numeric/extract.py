@@ -48,7 +48,7 @@ class Found:
     dims: str  # dimensionality, e.g. "[information]"; "dimensionless" for counts, ratios and bare numbers
     operand: bool = False  # a number inside a larger expression (an input the candidate started from)
     derived: bool = False  # the value of arithmetic the answer writes out (the working is shown)
-    equated: bool = False  # arithmetic followed by "= <number>": the working, whose claim is that number
+    equated: bool = False  # arithmetic followed by "= <number>" or "is <number>": working; its claim is that number
 
     @property
     def bare(self) -> bool:
@@ -254,7 +254,9 @@ class _Parser:
         raise ValueError(f"unexpected {tok.kind}")
 
 
-_EQUATED = re.compile(r"\s*`?\s*[=≈]\s*`?\s*~?\d")
+# arithmetic followed by the result it claims: "= 258,048", "≈ 300", "is 2.4 ms", ", which comes to about 71 s"
+_EQUATED = re.compile(r"\s*`?\s*(?:[=≈→]|->|,?\s*(?:which\s+)?(?:is|gives|comes\s+to|works\s+out\s+to)\b)"
+                      r"\s*`?\s*(?:(?:about|roughly|approximately|around|only|just)\s+)?~?\d", re.IGNORECASE)
 
 
 def _found(text: str, q: Quantity, unit: str, start: int, end: int, operand: bool, derived: bool = False) -> Found:

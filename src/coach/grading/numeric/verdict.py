@@ -4,6 +4,8 @@
 |--------------------------------------------------------|----------------------------------------------------|
 | a named wrong formula's value (and not the right one)  | contradicted, whatever the words; names the misconception |
 | two right values in each other's places (attribution)  | contradicted; names no misconception               |
+| working that gives a right value, equated to another   | partial, whatever the words (a slip of arithmetic: |
+| number ("2·126·8·128·2 = 258,048 B")                   | the working shows the method; names no formula)    |
 | the right values (`need` of them)                      | met if the words earn at least partial, the answer |
 |                                                        | writes out the arithmetic that gives one, or two or |
 |                                                        | more are right; else partial                       |
@@ -11,8 +13,8 @@
 | none of the expected values                            | at most partial (a met becomes partial)            |
 | none, and the numbers are optional (`need: 0`)         | the semantic verdict stands                        |
 
-A criterion a wrong (or swapped) number contradicts is marked `by_numbers`: with the LLM judge on, the judge
-cannot lift it (`grading/combine.py`), so numbers stay decisive on both paths.
+A criterion a wrong (or swapped) number contradicts, or a slip makes partial, is marked `by_numbers`: with the
+LLM judge on, the judge cannot lift it (`grading/combine.py`), so numbers stay decisive on both paths.
 
 A right number lifts a semantic "contradicted" to partial and drops its misconception: the feedback must not
 tell a candidate to unlearn what their numbers show they did not believe. Every verdict the check sets carries
@@ -61,6 +63,11 @@ def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> C
         assert a is not None and b is not None
         update = {"verdict": Verdict.CONTRADICTED, "misconception_id": None, "by_numbers": True,
                   "evidence": " … ".join(dict.fromkeys((sentence_of(answer, a), sentence_of(answer, b))))}
+    elif status is NumericStatus.SLIP:  # the method is right, the result is not: no misconception to unlearn
+        slip = numeric.slips[0]
+        assert slip.working is not None
+        update = {"verdict": Verdict.PARTIAL, "misconception_id": None, "by_numbers": True,
+                  "evidence": sentence_of(answer, slip.working)}
     elif status is NumericStatus.MET or status is NumericStatus.SOME:
         # Words at least partial, or the working written out, or two right numbers: hard to come by chance.
         worded = verdict in (Verdict.MET, Verdict.PARTIAL) or numeric.derived or len(numeric.right) >= 2
@@ -103,6 +110,6 @@ def review_numbers(results: Sequence[CriterionResult], answer: str, target: Grad
             continue
         numeric = check_numbers(answer, spec, given, inputs)
         out.append(combine(r, numeric, answer))
-        if numeric.status in (NumericStatus.WRONG, NumericStatus.SWAPPED):
+        if numeric.status in (NumericStatus.WRONG, NumericStatus.SWAPPED, NumericStatus.SLIP):
             notes.append(f"Numbers: {numeric.reason()}.")
     return NumericReview(tuple(out), tuple(notes))

@@ -10,6 +10,7 @@ import pytest
 from coach.content.bank import Bank
 from coach.content.render import render
 from coach.grading.attempt import target_for
+from coach.grading.offline.criteria import claims
 from coach.grading.score import Verdict
 from coach.grading.target import GradingTarget
 from coach.grading.text import sentences
@@ -122,3 +123,33 @@ def test_a_statement_of_the_misconception_is_still_read_as_one(bank: Bank, defau
     verdicts = {c.criterion_id: c for c in default_path.grade(answer, target).criteria}
     assert verdicts["weights-every-step"].verdict == Verdict.CONTRADICTED
     assert verdicts["weights-every-step"].misconception_id == "decode-reads-only-kv"
+
+
+# Seen in the browser (a practice test, stop 30): a right statement of MLA's cost under tensor parallelism was
+# read as mla-shards-by-head, which it denies. The rubric now phrases the denial (if-kv-gqa-vs-mla v3).
+MLA_COST = ("MLA pays in compute: the latent has to be up-projected into per-head keys and values at every step, "
+            "and tensor parallelism cannot split the latent by head, so every TP rank holds a copy.")
+
+
+def test_a_sentence_of_several_claims_is_cut_into_them() -> None:
+    assert claims(MLA_COST) == [
+        "MLA pays in compute", "the latent has to be up-projected into per-head keys and values at every step",
+        "tensor parallelism cannot split the latent by head, so every TP rank holds a copy."]
+    assert claims("Decode reads every weight from HBM at each step, since they do not fit on chip.") == []
+    assert claims("In short: yes.") == []  # a clause too short to make a claim is no second claim
+
+
+def test_a_denial_of_mla_sharding_by_head_is_not_read_as_it(bank: Bank, default_path) -> None:  # type: ignore[no-untyped-def]
+    target = target_for(bank, render(bank.items["if-kv-gqa-vs-mla"]))
+    verdicts = {c.criterion_id: c for c in default_path.grade(MLA_COST, target).criteria}
+    assert verdicts["mla-cost"].verdict is Verdict.MET and verdicts["mla-cost"].misconception_id is None
+
+
+@pytest.mark.xfail(strict=True, reason="issue 19: a bare denial ('cannot split … by head') is as close to the "
+                   "misconception's phrasing as to the criterion's, and the cross-encoder reads it as the opposite "
+                   "(87%): polarity needs a better model than MiniLM's")
+def test_a_bare_denial_of_mla_sharding_by_head_is_not_read_as_it(bank: Bank, checked_grader) -> None:  # type: ignore[no-untyped-def]
+    target = target_for(bank, render(bank.items["if-kv-gqa-vs-mla"]))
+    score = checked_grader.grade("Tensor parallelism cannot split the MLA latent by head, so every TP rank holds a "
+                                 "copy.", target)
+    assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria

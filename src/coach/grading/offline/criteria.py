@@ -12,6 +12,7 @@ misconception's phrasing is not read as the misconception (`states_misconception
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -92,3 +93,27 @@ def states_misconception(enc: Encoded, where: int, mis_vecs: np.ndarray, own_vec
         if mis >= cut and (own_vecs.size == 0 or float(np.max(own_vecs @ vec)) - mis < CRITERION_MARGIN):
             return True
     return False
+
+
+# Where one claim of a sentence ends and another begins: "A: B, and C, but D" makes four. A reason ("because",
+# "so") stays with its claim: a misconception may lie in the two together.
+_CLAIM_BREAK = re.compile(r"\s*(?:[;:]|,\s*(?:and|but|while|whereas|which)\b)\s*", re.IGNORECASE)
+MIN_CLAIM_WORDS = 3
+
+
+def claims(sentence: str) -> list[str]:
+    """The clauses of a sentence of several claims, each long enough to make one ([] for a single claim)."""
+    parts = [p for p in _CLAIM_BREAK.split(sentence) if len(p.split()) >= MIN_CLAIM_WORDS]
+    return parts if len(parts) > 1 else []
+
+
+def claim_states_misconception(claim_vecs: np.ndarray, mis_vecs: np.ndarray, own_vecs: np.ndarray) -> bool:
+    """Of a sentence of several claims, does the clause closest to the misconception state it too (and not
+    clearly more closely the criterion's own texts: CRITERION_MARGIN)? As a whole, "MLA pays in compute: the
+    latent is up-projected at every step, and tensor parallelism cannot split the latent by head" is closer to
+    "the latent splits by head" than to the criterion; its last clause is not. The evidence for "contradicted"
+    is a claim that states the opposite, not a blend of several."""
+    mis = (claim_vecs @ mis_vecs.T).max(axis=1)
+    k = int(np.argmax(mis))
+    own = float((claim_vecs[k] @ own_vecs.T).max()) if own_vecs.size else -1.0
+    return own - float(mis[k]) < CRITERION_MARGIN

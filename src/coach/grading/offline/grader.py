@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from coach.grading.guards.vectors import PooledVectors
 from coach.grading.numeric.verdict import review_numbers
 from coach.grading.offline import contradiction
@@ -230,6 +232,17 @@ class EmbeddingGrader:
         f.update(anchor_features(enc, ctx.examples, ctx.example_vecs, ctx.example_stems))
         return f
 
+    def _states_misconception(self, enc: Encoded, where: int, mis_vecs: np.ndarray, own_vecs: np.ndarray) -> bool:
+        """The answer span at `where` states the misconception (`criteria.states_misconception`) and, when it
+        makes several claims, so does its clause closest to it (`criteria.claim_states_misconception`)."""
+        if not crit.states_misconception(enc, where, mis_vecs, own_vecs, self.params.verdicts.misconception):
+            return False
+        parts = crit.claims(enc.spans[where]) if len(enc.spans) > where else []
+        if not parts:
+            return True
+        claim_vecs = np.stack([self.encoder.encode_one(p).sent for p in parts])
+        return crit.claim_states_misconception(claim_vecs, mis_vecs, own_vecs)
+
     def _criteria(self, match: Match, negated: set[str], reading: CrossReading | None = None,
                   ) -> list[CriterionResult]:
         """Per criterion: a verdict with its evidence (the answer span, and what the cross-encoder judged).
@@ -249,8 +262,8 @@ class EmbeddingGrader:
             sim = criterion_score(float(match.crit_cos[j]), float(recalls[j]), float(hards[j]))
             where = match.crit_where[j]
             near = [m for m in spec.misconceptions if m in mis_hits]
-            hit = next((m for m in near if crit.states_misconception(
-                enc, mis_hits[m][1], ctx.misconceptions[m], ctx.crit_own[j], v.misconception)), None)
+            hit = next((m for m in near if self._states_misconception(enc, mis_hits[m][1], ctx.misconceptions[m],
+                                                                      ctx.crit_own[j])), None)
             phrased = enc.spans[mis_hits[hit][1]] if hit is not None and enc.spans else None  # the span matching it
             evidence = enc.spans[where] if enc.spans else None
             reason = ""

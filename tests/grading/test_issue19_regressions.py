@@ -153,3 +153,12 @@ def test_a_bare_denial_of_mla_sharding_by_head_is_not_read_as_it(bank: Bank, che
     score = checked_grader.grade("Tensor parallelism cannot split the MLA latent by head, so every TP rank holds a "
                                  "copy.", target)
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
+
+
+@pytest.mark.xfail(strict=True, reason="issue 19: a terse right sentence is closer (0.73) to 'every replica has a "
+                   "prefix cache, so a repeated prefix hits wherever it lands' than to its own criterion (0.69), and "
+                   "the cross-encoder reads it as the opposite (82%)")
+def test_a_terse_right_routing_rule_is_not_read_as_a_misconception(bank: Bank, checked_grader) -> None:  # type: ignore[no-untyped-def]
+    target = target_for(bank, render(bank.items["ms-kv-router"]))
+    score = checked_grader.grade("Score each replica by the prefix it already caches plus its load.", target)
+    assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria

@@ -73,3 +73,12 @@ def test_sentence_precision_counts_each_model_answer_sentence_read_as_contradict
     assert result["n"] == 2  # sentences under five words are left out
     assert result["share_with_a_contradicted_criterion"] == 0.5
     assert result["contradicted"] == [f"{target.key}/c1"]
+
+
+def test_paraphrase_sentences_are_read_alone_against_their_items_target(bank: Bank) -> None:
+    targets = devsets._targets(bank)
+    first = next(iter(targets))
+    recs = [{"item": first, "answer": "This paraphrase sentence is right. It is wrongly read by the grader. Short."}]
+    result = devsets.paraphrase_sentences(_Scripted(), targets, recs)
+    assert result["n"] == 2 and result["share_with_a_contradicted_criterion"] == 0.5
+    assert result["contradicted"] == [f"{targets[first][0].key}/c1"]

@@ -8,8 +8,8 @@ their texts is a training pair):
 - paraphrases: a colleague's answers written from the question alone; each should score strong;
 - flipped claims reusing the reference's words: each should score below "partial";
 - gaming answers (keyword lists, question copy, injection, off-topic, padding, vague): each should score low.
-Every model answer of the bank should still score strong, and none of its sentences, graded alone, should be
-marked contradicted (`sentence_precision`).
+Every model answer of the bank should still score strong, and no sentence of a model answer or of a paraphrase,
+graded alone, should be marked contradicted (`sentence_precision`, `paraphrase_sentences`).
 """
 
 from __future__ import annotations
@@ -98,6 +98,8 @@ def evaluate(grader: Grader, bank: Bank, folder: Path = DEFAULT_DIR) -> dict[str
         "missed": sorted({f"{e[2]}/{e[0]}/{e[3]}" for e, h in zip(expect, hit, strict=True) if not h}),
     }
     out["model_answer_sentences"] = sentence_precision(grader, targets)
+    out["paraphrase_sentences"] = paraphrase_sentences(
+        grader, targets, [r for r in load(folder, "paraphrases") if r["item"] in targets])
     for name, want in (("paraphrases", "strong"), ("flipped", "partial"), ("gaming", "partial")):
         recs = [r for r in load(folder, name) if r["item"] in targets]
         graded = grader.grade_many([(r["answer"], targets[r["item"]][0]) for r in recs])
@@ -118,8 +120,22 @@ def evaluate(grader: Grader, bank: Bank, folder: Path = DEFAULT_DIR) -> dict[str
 
 def sentence_precision(grader: Grader, targets: dict[str, tuple[GradingTarget, Rubric]]) -> dict[str, Any]:
     """Precision of "contradicted": each sentence of each model answer (of 5 words or more), graded alone, states
-    nothing wrong, so any criterion it marks contradicted is a misconception the feedback would invent."""
+    nothing wrong, so any criterion it marks contradicted is a misconception the feedback would invent. The
+    grader compares a span with the model answer's sentences before it reads a misconception, so this measures
+    little beyond that; `paraphrase_sentences` is the figure that counts."""
     rows = [(s, t) for t, _ in targets.values() for s in sentences(t.reference) if len(s.split()) >= 5]
+    return _precision(grader, rows)
+
+
+def paraphrase_sentences(grader: Grader, targets: dict[str, tuple[GradingTarget, Rubric]],
+                         recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Precision of "contradicted" on right sentences in other words than the reference's: each sentence of each
+    colleague's paraphrase (of 5 words or more), graded alone."""
+    rows = [(s, targets[r["item"]][0]) for r in recs for s in sentences(r["answer"]) if len(s.split()) >= 5]
+    return _precision(grader, rows)
+
+
+def _precision(grader: Grader, rows: Sequence[tuple[str, GradingTarget]]) -> dict[str, Any]:
     scores = grader.grade_many(rows)
     wrong = [f"{t.key}/{c.criterion_id}" for (_, t), sc in zip(rows, scores, strict=True) for c in sc.criteria
              if c.verdict == Verdict.CONTRADICTED]

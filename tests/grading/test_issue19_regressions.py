@@ -11,6 +11,7 @@ from coach.content.bank import Bank
 from coach.content.render import render
 from coach.grading.attempt import target_for
 from coach.grading.offline.criteria import claims
+from coach.grading.offline.features import right_sentences
 from coach.grading.score import Verdict
 from coach.grading.target import GradingTarget
 from coach.grading.text import sentences
@@ -88,9 +89,12 @@ RIGHT_SENTENCES = [
 
 
 def _sentence(bank: Bank, item_id: str, params: dict[str, str], opening: str) -> tuple[str, GradingTarget]:
+    """The sentence, and its item's target with that sentence taken out of the model answer: a span is also
+    weighed against the model answer's sentences (`features.right_sentences`), which would make this trivial."""
     rendered = render(bank.items[item_id], params or None)
     sentence = next(s for s in sentences(rendered.model_answer or "") if s.startswith(opening))
-    return sentence, target_for(bank, rendered)
+    target = target_for(bank, rendered)
+    return sentence, target.model_copy(update={"reference": target.reference.replace(sentence, "")})
 
 
 @pytest.fixture(params=["grader", "checked_grader"])
@@ -162,3 +166,30 @@ def test_a_terse_right_routing_rule_is_not_read_as_a_misconception(bank: Bank, c
     target = target_for(bank, render(bank.items["ms-kv-router"]))
     score = checked_grader.grade("Score each replica by the prefix it already caches plus its load.", target)
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
+
+
+
+# Right sentences in a candidate's voice, not in the model answer's words, that the default grader read as a
+# misconception while it weighed a span against the criterion's phrasings and description alone. The model
+# answer's sentences now count among the right texts too. (item, sentence)
+CANDIDATE_SENTENCES = [
+    ("if-dm-fp8-speedup", "Decode is limited by HBM traffic, so a step takes the bytes it reads over 3.35 TB/s."),
+    ("ms-hetero-pool", "Decode is memory-bound, so it wants HBM bandwidth and room for the KV cache."),
+    ("if-tt-define", "TPOT is the average gap between later output tokens, which is the decode step time of the "
+                     "batch."),
+    ("di-tp-per-phase", "So prefill does best with small TP and more instances, while decode gets wide TP."),
+]
+
+
+@pytest.mark.parametrize(("item_id", "answer"), CANDIDATE_SENTENCES, ids=[c[0] for c in CANDIDATE_SENTENCES])
+def test_a_right_sentence_in_other_words_is_not_read_as_a_misconception(bank: Bank, default_path, item_id: str,  # type: ignore[no-untyped-def]
+                                                                       answer: str) -> None:
+    score = default_path.grade(answer, target_for(bank, render(bank.items[item_id])))
+    assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
+
+
+def test_only_a_rubrics_target_weighs_spans_against_the_model_answers_sentences(bank: Bank) -> None:
+    target = target_for(bank, render(bank.items["if-dm-why"]))
+    right = right_sentences(target)
+    assert right and all(s in target.reference and len(s.split()) >= 5 for s in right)
+    assert right_sentences(target.model_copy(update={"from_rubric": False})) == []

@@ -24,7 +24,8 @@ from coach.grading.score import Verdict
 from coach.grading.target import CriterionSpec
 
 MISCONCEPTION_NAMED = 0.6  # cosine of the contradicting span to a misconception phrasing that names it
-# A span at least this much closer (cosine) to the criterion's own texts than to the misconception's phrasings
+# A span at least this much closer (cosine) to the criterion's own texts (its phrasings and description, and the
+# model answer's sentences: `features.right_sentences`) than to the misconception's phrasings
 # states the criterion, not the misconception. Chosen on the bank: no catalogue statement of an attached
 # misconception comes within 0.09 of that (the bank probe), while 6 of 27 right model-answer sentences that
 # matched a misconception's phrasing do.
@@ -81,7 +82,8 @@ def named_misconception(spec: CriterionSpec, span: str, enc: Encoded,
 
 def states_misconception(enc: Encoded, where: int, mis_vecs: np.ndarray, own_vecs: np.ndarray, cut: float) -> bool:
     """Does the answer span at `where` (or the whole answer) match a phrasing of the misconception at least `cut`,
-    and not clearly more closely (CRITERION_MARGIN) one of the criterion's own texts (phrasings, description)?
+    and not clearly more closely (CRITERION_MARGIN) one of the criterion's own texts (phrasings, description, the
+    model answer's sentences)?
     The bi-encoder barely tells a statement from its opposite, so a right sentence close to both must not be read
     as the misconception ("decode is memory-bound: every step reads all the weights from HBM" against "the
     weights stay on chip, so decode only reads the KV")."""

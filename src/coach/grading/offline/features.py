@@ -32,7 +32,9 @@ class TargetContext:
     crit_weights: np.ndarray  # normalised criterion weights
     crit_vecs: list[np.ndarray]  # per criterion: its phrasings' sentence vectors
     crit_segments: list[list[int]]  # per criterion: the segment index of each phrasing
-    crit_own: list[np.ndarray]  # per criterion: its own texts' vectors, phrasings then description
+    # per criterion: the right texts a span is weighed against before it is read as a misconception: its
+    # phrasings, its description and, for a rubric, the model answer's sentences (`right_sentences`)
+    crit_own: list[np.ndarray]
     misconceptions: dict[str, np.ndarray]  # id -> phrasing vectors
     pieces: np.ndarray  # all reference and phrasing word-pieces, stacked (rows)
     align: np.ndarray  # the same rows in the embedder's alignment space (the guards keep `pieces`)
@@ -56,6 +58,18 @@ def target_texts(target: GradingTarget) -> list[str]:
         *(p for m in target.misconceptions for p in m.phrasings), *(e.answer for e in target.examples),
         *sentences(target.reference), *(c.description for c in target.criteria),
     ]))
+
+
+RIGHT_SENTENCE_WORDS = 5  # shorter sentences of the model answer ("Hence 2x.") say too little to weigh against
+
+
+def right_sentences(target: GradingTarget) -> list[str]:
+    """The model answer's sentences, for a rubric's target: right statements of the item, in its own words. A span
+    closer to one of them than to a misconception's phrasing states it, not the misconception (CRITERION_MARGIN).
+    None for a target built from a reference alone, which attaches no misconception."""
+    if not target.from_rubric:
+        return []
+    return [s for s in sentences(target.reference) if len(s.split()) >= RIGHT_SENTENCE_WORDS]
 
 
 def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
@@ -89,7 +103,8 @@ def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
         ref_stems=frozenset().union(*(content_set(t) for t in refs_text)),
         crit_weights=np.array([c.weight / total for c in target.criteria]),
         crit_vecs=[np.stack([enc[p].sent for p in ph]) for ph in phrasings], crit_segments=crit_segments,
-        crit_own=[np.vstack([np.stack([enc[p].sent for p in ph]), enc[c.description].sent[None, :]])
+        crit_own=[np.vstack([np.stack([enc[p].sent for p in ph]), enc[c.description].sent[None, :],
+                             *(enc[t].sent[None, :] for t in right_sentences(target))])
                   for ph, c in zip(phrasings, target.criteria, strict=True)],
         misconceptions={m.id: np.stack([enc[p].sent for p in m.phrasings]) for m in target.misconceptions},
         pieces=np.vstack(rows) if rows else np.zeros((0, dim), dtype=np.float32),

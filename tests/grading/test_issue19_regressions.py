@@ -168,7 +168,6 @@ def test_a_terse_right_routing_rule_is_not_read_as_a_misconception(bank: Bank, c
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
 
 
-
 # Right sentences in a candidate's voice, not in the model answer's words, that the default grader read as a
 # misconception while it weighed a span against the criterion's phrasings and description alone. The model
 # answer's sentences now count among the right texts too. (item, sentence)

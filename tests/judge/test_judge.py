@@ -405,7 +405,6 @@ def test_fake_chat_model_basics() -> None:
     assert slow.complete([]).text == "z" and gate.is_set()
 
 
-
 def test_the_judge_cannot_lift_a_verdict_the_numbers_decided(grader: EmbeddingGrader, target: GradingTarget) -> None:
     """A wrong figure or a slip of arithmetic is no matter of wording: the judge's "met" does not lift it."""
     emb = grader.grade(PARTIAL_CONTENT, target)

@@ -149,22 +149,23 @@ def test_a_denial_of_mla_sharding_by_head_is_not_read_as_it(bank: Bank, default_
     assert verdicts["mla-cost"].verdict is Verdict.MET and verdicts["mla-cost"].misconception_id is None
 
 
-@pytest.mark.xfail(strict=True, reason="issue 19: a bare denial ('cannot split … by head') is as close to the "
-                   "misconception's phrasing as to the criterion's, and the cross-encoder reads it as the opposite "
-                   "(87%): polarity needs a better model than MiniLM's")
-def test_a_bare_denial_of_mla_sharding_by_head_is_not_read_as_it(bank: Bank, checked_grader) -> None:  # type: ignore[no-untyped-def]
-    target = target_for(bank, render(bank.items["if-kv-gqa-vs-mla"]))
-    score = checked_grader.grade("Tensor parallelism cannot split the MLA latent by head, so every TP rank holds a "
-                                 "copy.", target)
-    assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
+# Right sentences both models misread (seen this session): strict xfails, the next model's targets.
+MISREAD = [
+    pytest.param("if-kv-gqa-vs-mla", "Tensor parallelism cannot split the MLA latent by head, so every TP rank holds a "
+                 "copy.", marks=pytest.mark.xfail(strict=True, reason="issue 19: a bare denial is as close to the "
+                 "misconception's phrasing as to the criterion's, and the cross-encoder reads it as the opposite "
+                 "(87%): polarity needs a better model than MiniLM's"), id="bare-denial-of-mla-sharding"),
+    pytest.param("ms-kv-router", "Score each replica by the prefix it already caches plus its load.",
+                 marks=pytest.mark.xfail(strict=True, reason="issue 19: a terse right sentence is closer (0.73) to "
+                 "'every replica has a prefix cache, so a repeated prefix hits wherever it lands' than to its own "
+                 "criterion (0.69), and the cross-encoder reads it as the opposite (82%)"), id="terse-routing-rule"),
+]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 19: a terse right sentence is closer (0.73) to 'every replica has a "
-                   "prefix cache, so a repeated prefix hits wherever it lands' than to its own criterion (0.69), and "
-                   "the cross-encoder reads it as the opposite (82%)")
-def test_a_terse_right_routing_rule_is_not_read_as_a_misconception(bank: Bank, checked_grader) -> None:  # type: ignore[no-untyped-def]
-    target = target_for(bank, render(bank.items["ms-kv-router"]))
-    score = checked_grader.grade("Score each replica by the prefix it already caches plus its load.", target)
+@pytest.mark.parametrize(("item_id", "answer"), MISREAD)
+def test_a_right_sentence_both_models_misread_is_not_read_as_a_misconception(bank: Bank, checked_grader,  # type: ignore[no-untyped-def]
+                                                                            item_id: str, answer: str) -> None:
+    score = checked_grader.grade(answer, target_for(bank, render(bank.items[item_id])))
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
 
 

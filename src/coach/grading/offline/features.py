@@ -66,7 +66,7 @@ RIGHT_SENTENCE_WORDS = 5  # shorter sentences of the model answer ("Hence 2x.") 
 def right_sentences(target: GradingTarget) -> list[str]:
     """The model answer's sentences, for a rubric's target: right statements of the item, in its own words. A span
     closer to one of them than to a misconception's phrasing states it, not the misconception (CRITERION_MARGIN).
-    None for a target built from a reference alone, which attaches no misconception."""
+    Empty for a target built from a reference alone, which attaches no misconception."""
     if not target.from_rubric:
         return []
     return [s for s in sentences(target.reference) if len(s.split()) >= RIGHT_SENTENCE_WORDS]

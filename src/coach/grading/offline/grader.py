@@ -240,7 +240,7 @@ class EmbeddingGrader:
         parts = crit.claims(enc.spans[where]) if len(enc.spans) > where else []
         if not parts:
             return True
-        claim_vecs = np.stack([self.encoder.encode_one(p).sent for p in parts])
+        claim_vecs = np.stack([e.sent for e in self.encoder.encode(parts)])  # one batched pass for the clauses
         return crit.claim_states_misconception(claim_vecs, mis_vecs, own_vecs)
 
     def _criteria(self, match: Match, negated: set[str], reading: CrossReading | None = None,

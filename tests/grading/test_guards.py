@@ -19,7 +19,7 @@ from coach.grading.guards.assess import (
 from coach.grading.guards.lexical import list_stats
 from coach.grading.guards.stuffing import STUFF_FUNCTION_RATIO
 from coach.grading.offline.grader import EmbeddingGrader
-from coach.grading.score import Flag
+from coach.grading.score import Flag, Verdict
 from coach.grading.target import CriterionSpec, GradingTarget
 from coach.vocab import Dimension
 
@@ -510,3 +510,17 @@ def test_a_sentence_of_verbs_is_no_term_list(grader) -> None:  # type: ignore[no
 def test_terse_notation_is_no_stuffing(grader, answer: str) -> None:  # type: ignore[no-untyped-def]
     report = _run(grader, answer, PP)
     assert Flag.STUFFING not in report.flags
+
+
+def test_a_point_the_answer_negates_shows_the_sentence_that_negates_it(grader) -> None:  # type: ignore[no-untyped-def]
+    """'Contradicted' quotes the sentence that states the opposite, not the one closest to the point: the second
+    sentence is the closest to the decode criterion, and the third reverses it."""
+    flip = "Even so, decode is compute-bound."
+    answer = ("Prefill is compute-bound because each weight read serves every prompt token. Each decode step reads "
+              f"all the weights to make one token per sequence. {flip}")
+    report = _run(grader, answer, PD)
+    assert [(p.criterion_id, p.span) for p in report.negated] == [("decode", flip)]
+    verdicts = {c.criterion_id: c for c in grader.grade(answer, PD).criteria}
+    assert verdicts["decode"].verdict == Verdict.CONTRADICTED
+    assert verdicts["decode"].evidence == flip and "opposite" in verdicts["decode"].reason
+    assert verdicts["prefill"].verdict == Verdict.MET

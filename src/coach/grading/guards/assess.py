@@ -98,23 +98,48 @@ OFF_TOPIC_REDUCED = "Your answer is mostly about something other than this quest
 
 
 @dataclass(frozen=True)
+class NegatedPoint:
+    """A criterion the answer states the opposite of, and the answer sentence that does (the evidence)."""
+
+    criterion_id: str
+    span: str
+    share: float  # the criterion's share of the rubric's weight
+
+
+@dataclass(frozen=True)
 class GuardReport:
     flags: tuple[Flag, ...] = ()
     cap: float = 1.0  # the highest score the answer may receive
     scale: float = 1.0  # the share of the grade that stands (off-topic answers keep less the further off they are)
     notes: tuple[str, ...] = ()
     clean_answer: str = ""  # the answer without a bare term-list sentence; grade this one
-    negated_criteria: tuple[str, ...] = ()  # ids of criteria the answer contradicts
+    negated: tuple[NegatedPoint, ...] = ()  # the criteria the answer contradicts, each with its sentence
     signals: tuple[tuple[str, float], ...] = ()  # the measurements behind the flags, for debugging and tuning
 
     @property
     def clean(self) -> bool:
         return not self.flags
 
+    @property
+    def negated_criteria(self) -> tuple[str, ...]:
+        return tuple(p.criterion_id for p in self.negated)
+
     def graded_whole(self, answer: str) -> GuardReport:
         """The same report for grading the whole answer, the stripped list included: no note that it was not."""
         kept = [(f, n) for f, n in zip(self.flags, self.notes, strict=True) if n != LIST_STRIPPED]
         return replace(self, clean_answer=answer, flags=tuple(f for f, _ in kept), notes=tuple(n for _, n in kept))
+
+
+def negation_cap(share: float) -> float:
+    """The cap for contradicting this share of the rubric's weight: stating the opposite of a key point is a
+    serious error."""
+    return max(CAP_ZERO, min(NEG_CAP_MAX, 1.0 - NEG_WEIGHT_PENALTY * share))
+
+
+def negation_note(target: GradingTarget, points: tuple[NegatedPoint, ...]) -> str:
+    by_id = {c.id: c for c in target.criteria}
+    described = "; ".join(by_id[p.criterion_id].description.rstrip(".") for p in points[:2])
+    return f"Your answer states the opposite of a key point ({described}); that point counts as contradicted."
 
 
 class _Builder:
@@ -124,7 +149,7 @@ class _Builder:
         self.cap = 1.0
         self.scale = 1.0
         self.clean_answer = answer
-        self.negated: list[str] = []
+        self.negated: list[NegatedPoint] = []
         self.signals: dict[str, float] = {}
 
     def flag(self, flag: Flag, cap: float, note: str | None = None, scale: float = 1.0) -> None:
@@ -138,7 +163,7 @@ class _Builder:
         return GuardReport(
             flags=tuple(self.flags), cap=round(self.cap, 4), scale=round(self.scale, 4), notes=tuple(self.notes),
             clean_answer=self.clean_answer,
-            negated_criteria=tuple(self.negated), signals=tuple(sorted(self.signals.items())),
+            negated=tuple(self.negated), signals=tuple(sorted(self.signals.items())),
         )
 
 
@@ -192,8 +217,10 @@ def _check_question_copy(target: GradingTarget, q_sim: float, b: _Builder) -> No
         b.flag(Flag.QUESTION_COPY, CAP_QUESTION_COPY)
 
 
-def _criterion_negated(c: CriterionSpec, spans: list[str], span_vecs: np.ndarray, vectors: GuardVectors,
-                       topic: frozenset[str]) -> bool:
+def _negating_span(c: CriterionSpec, spans: list[str], span_vecs: np.ndarray, vectors: GuardVectors,
+                   topic: frozenset[str]) -> str | None:
+    """The answer sentence that states the opposite of the criterion (its clauses outvote those that agree,
+    over every sentence close to one of its texts), or None."""
     phrasings = list(dict.fromkeys([*c.phrasings, c.description]))
     sims = span_vecs @ vectors.embed(phrasings).T
     pairs = [(spans[int(i)], phrasings[int(j)]) for i, j in zip(*np.nonzero(sims >= NEG_MIN_SIM), strict=True)]
@@ -206,6 +233,7 @@ def _criterion_negated(c: CriterionSpec, spans: list[str], span_vecs: np.ndarray
         return vecs[key]
 
     contra = agree = 0
+    by_span: dict[str, int] = {}
     for span, phrasing in pairs:
         def same_claim(a: Clause, b: Clause, span: str = span, phrasing: str = phrasing) -> bool:
             return float(vec(span, a) @ vec(phrasing, b)) >= NEG_CLAUSE_SIM
@@ -213,7 +241,8 @@ def _criterion_negated(c: CriterionSpec, spans: list[str], span_vecs: np.ndarray
         cv, av = contradiction_votes(span, phrasing, topic, same_claim)
         contra += cv
         agree += av
-    return contra > agree
+        by_span[span] = by_span.get(span, 0) + cv
+    return max(by_span, key=lambda s: by_span[s]) if contra > agree else None
 
 
 def _check_negation(target: GradingTarget, vectors: GuardVectors, b: _Builder) -> None:
@@ -223,16 +252,14 @@ def _check_negation(target: GradingTarget, vectors: GuardVectors, b: _Builder) -
     span_vecs = vectors.embed(spans)
     total = sum(c.weight for c in target.criteria) or 1.0
     topic = topic_stems(target.question)
-    negated = [c for c in target.criteria
-               if _criterion_negated(c, spans, span_vecs, vectors, topic)]
+    found = ((c, _negating_span(c, spans, span_vecs, vectors, topic)) for c in target.criteria)
+    negated = tuple(NegatedPoint(c.id, span, c.weight / total) for c, span in found if span is not None)
     if not negated:
         return
-    b.negated = [c.id for c in negated]
-    share = sum(c.weight for c in negated) / total
+    b.negated = list(negated)
+    share = sum(p.share for p in negated)
     b.signals["negated_share"] = share
-    points = "; ".join(c.description.rstrip(".") for c in negated[:2])
-    b.flag(Flag.NEGATION, max(CAP_ZERO, min(NEG_CAP_MAX, 1.0 - NEG_WEIGHT_PENALTY * share)),
-           f"Your answer states the opposite of a key point ({points}); that point counts as contradicted.")
+    b.flag(Flag.NEGATION, negation_cap(share), negation_note(target, negated))
 
 
 GUARDS = ("off_topic", "non_english", "stuffing", "question_copy", "negation")

@@ -198,7 +198,8 @@ class EmbeddingGrader:
             feats.update(cross_features(reading))
         model = self.params.anchored if ctx.examples and self.params.anchored else self.params.base
         value = model.predict(feats)
-        results = self._criteria(match, set(report.negated_criteria) if report else set(), reading)
+        negated = {p.criterion_id: p.span for p in report.negated} if report is not None else {}
+        results = self._criteria(match, negated, reading)
         numeric_notes: tuple[str, ...] = ()
         if self.check_numbers:  # quantitative criteria: the numbers decide with the words (numeric/verdict.py)
             review = review_numbers(results, enc.text, target)
@@ -243,7 +244,7 @@ class EmbeddingGrader:
         claim_vecs = np.stack([e.sent for e in self.encoder.encode(parts)])  # one batched pass for the clauses
         return crit.claim_states_misconception(claim_vecs, mis_vecs, own_vecs)
 
-    def _criteria(self, match: Match, negated: set[str], reading: CrossReading | None = None,
+    def _criteria(self, match: Match, negated: dict[str, str], reading: CrossReading | None = None,
                   ) -> list[CriterionResult]:
         """Per criterion: a verdict with its evidence (the answer span, and what the cross-encoder judged).
         With a cross-encoder, a span it reads as the opposite, or a misconception phrasing matched by the
@@ -294,8 +295,9 @@ class EmbeddingGrader:
                     verdict, evidence = Verdict.CONTRADICTED, phrased
                 elif checked is not None:
                     verdict, (hit, evidence, reason) = Verdict.CONTRADICTED, checked
-                elif spec.id in negated:
-                    verdict = Verdict.CONTRADICTED
+                elif spec.id in negated:  # the negation guard: its sentence is the evidence
+                    verdict, evidence = Verdict.CONTRADICTED, negated[spec.id]
+                    reason = "states the opposite of this point"
                 else:
                     verdict, _ = crit.judge(sim, None, v)
                     evidence = None if verdict == Verdict.MISSED else evidence

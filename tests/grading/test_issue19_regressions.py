@@ -193,3 +193,13 @@ def test_only_a_rubrics_target_weighs_spans_against_the_model_answers_sentences(
     right = right_sentences(target)
     assert right and all(s in target.reference and len(s.split()) >= 5 for s in right)
     assert right_sentences(target.model_copy(update={"from_rubric": False})) == []
+
+
+def test_a_width_written_as_a_modifier_is_no_wrong_byte_count(bank: Bank, checked_grader) -> None:  # type: ignore[no-untyped-def]
+    """Seen in a colleague's paraphrase: the hidden width "7,168-wide" was read as 7,168 B, what the wrong formula
+    "dispatch sends the hidden state once, whatever the top-k" gives, and the right answer was told so."""
+    answer = ("At every MoE layer each token's 7,168-wide hidden state goes in FP8 to the GPUs of its eight routed "
+              "experts, and their outputs return in BF16.")
+    score = checked_grader.grade(answer, target_for(bank, render(bank.items["di-ds-layout"])))
+    assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
+    assert all(c.misconception_id is None for c in score.criteria)

@@ -81,6 +81,14 @@ def test_numbers_glued_to_names_are_not_quantities() -> None:
     assert claims("H100 with TP8 and FP8 on DeepSeek-V3 (top-8) over PCIe Gen5 x16") == []
 
 
+def test_a_number_hyphenated_to_a_word_names_a_size_and_states_no_quantity() -> None:
+    # read bare, the width 7,168 was DeepSeek-V3's dispatch "sent once" wrong value, 7,168 B (a right paraphrase)
+    assert claims("every token's 7,168-wide hidden state goes to an 8-way expert group") == []
+    assert [(f.text, f.unit) for f in claims("2-byte weights and a 64-token batch")] == [("2-byte", "byte"),
+                                                                                          ("64-token", "token")]
+    assert [f.text for f in claims("3-5 ms")] == ["3", "5 ms"]  # a range, not a modifier
+
+
 def test_a_ratio_sign_before_a_number_multiplies() -> None:
     assert only("8 x 7168").base == 8 * 7168
     assert only("8x7168").base == 8 * 7168

@@ -134,12 +134,19 @@ def _number_atom(text: str, m: re.Match[str]) -> tuple[_Atom | None, int]:
             return None, _skip_word(text, end)  # "3rd", "8x400g": not a quantity
     elif text.startswith("-", end) and (hyphen := _unit_at(text, end + 1)) is not None:
         unit, end = hyphen  # "2-byte weights"
+    elif _MODIFIER.match(text, end):
+        return None, _skip_word(text, end)  # "a 7,168-wide hidden state", "8-way": a size that names a thing
     else:
         spaced = _unit_at(text, end)
         if spaced is not None and not (spaced[0] in ("x", "×") and _PRODUCT_FOLLOWS.match(text, spaced[1])):
             unit, end = spaced
     q = registry().Quantity(value, parse_unit(unit)) if unit else registry().Quantity(value)
     return _Atom(q, unit, start, end), end
+
+
+# A number hyphenated to a word that is no unit describes a thing ("7,168-wide", "8-way"): it names a size, it
+# states no quantity of the answer (read bare, "7,168" would be 7,168 B where bytes are expected).
+_MODIFIER = re.compile(r"[-‐][A-Za-z]")
 
 
 def _skip_word(text: str, pos: int) -> int:

@@ -203,3 +203,14 @@ def test_a_width_written_as_a_modifier_is_no_wrong_byte_count(bank: Bank, checke
     score = checked_grader.grade(answer, target_for(bank, render(bank.items["di-ds-layout"])))
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
     assert all(c.misconception_id is None for c in score.criteria)
+
+
+def test_a_numbered_list_of_fixes_states_no_wrong_value(bank: Bank, checked_grader) -> None:  # type: ignore[no-untyped-def]
+    """Seen in a colleague's paraphrase: the marker "(3)" was read as 3, the value a named wrong formula gives for
+    the idle share, and a right answer that gives no idle figure was told it made that mistake."""
+    answer = ("Three fixes, each with a cost: (1) fewer stages, by quantising or consolidating onto fewer GPUs; "
+              "(2) more micro-batches, which only helps at high load and costs KV memory; (3) tensor parallelism, "
+              "whose all-reduces over PCIe are slow.")
+    score = checked_grader.grade(answer, target_for(bank, render(bank.items["mp-pp-low-util-short"])))
+    assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
+    assert all(c.misconception_id is None for c in score.criteria)

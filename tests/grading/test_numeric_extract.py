@@ -89,6 +89,13 @@ def test_a_number_hyphenated_to_a_word_names_a_size_and_states_no_quantity() -> 
     assert [f.text for f in claims("3-5 ms")] == ["3", "5 ms"]  # a range, not a modifier
 
 
+def test_a_lists_markers_state_no_quantity() -> None:
+    # "(3)" was read as 3, what the bubble-against-ideal-compute wrong formula gives, in a right paraphrase
+    assert claims("Three fixes: (1) more micro-batches, (2) fewer stages, (3) tensor parallelism.") == []
+    assert [f.text for f in claims("1. Prefill streams 3.35 TB/s.\n2) Decode takes 6 ms")] == ["3.35 TB/s", "6 ms"]
+    assert "2" in [f.text for f in claims("The answer is 2. Then 3 ms.")]  # a sentence ending in a number
+
+
 def test_a_ratio_sign_before_a_number_multiplies() -> None:
     assert only("8 x 7168").base == 8 * 7168
     assert only("8x7168").base == 8 * 7168

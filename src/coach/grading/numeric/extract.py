@@ -297,11 +297,17 @@ def _depth(run: list[_Tok]) -> int:
     return sum(1 for t in run if t.kind == "lp") - sum(1 for t in run if t.kind == "rp")
 
 
+# A list's markers ("(3) tensor parallelism ...", "2) ...", "1. ...") number the points and state no quantity;
+# blanked out, so the offsets of everything else stand.
+_LIST_MARKER = re.compile(r"(?:^|(?<=[\s:;,]))\(\d{1,2}\)(?=\s)|^[ \t]*\d{1,2}[.)](?=[ \t]+[A-Za-z])",
+                          re.MULTILINE)
+
+
 @lru_cache(maxsize=2048)
 def extract(text: str) -> tuple[Found, ...]:
     """Every quantity the text states, in order: each expression's value, then its operands."""
     out: list[Found] = []
-    for run in _runs(_tokens(text)):
+    for run in _runs(_tokens(_LIST_MARKER.sub(lambda m: " " * len(m.group()), text))):
         # an operator at an edge joins this run to a symbol or name ("tokens x top-8 x 7,168 x 2 bytes"): the run
         # is a piece of a larger formula, so nothing in it is a claimed result
         piece = run[0].kind == "op" or run[-1].kind == "op"

@@ -96,6 +96,12 @@ def test_a_lists_markers_state_no_quantity() -> None:
     assert "2" in [f.text for f in claims("The answer is 2. Then 3 ms.")]  # a sentence ending in a number
 
 
+def test_a_ratio_in_words_is_a_ratio_and_times_between_factors_multiplies() -> None:
+    assert [(f.text, f.unit) for f in claims("a 7.34-fold saving, about 3.67 times larger")] == [
+        ("7.34-fold", "×"), ("3.67 times", "×")]
+    assert only("8 times 128 bytes").base == 8 * 128  # a product, as before
+
+
 def test_a_ratio_sign_before_a_number_multiplies() -> None:
     assert only("8 x 7168").base == 8 * 7168
     assert only("8x7168").base == 8 * 7168

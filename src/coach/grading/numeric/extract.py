@@ -54,11 +54,15 @@ class Found:
     def bare(self) -> bool:
         return not self.unit
 
+    def in_unit(self, unit: str) -> float:
+        """Its value in `unit` (a bare number is read in it as written)."""
+        return self.magnitude if self.bare else float(quantity(self.base, base_unit(self.dims)).to(unit).magnitude)
+
     def said(self, unit: str) -> str:
         """How to quote it back: as written, with the value of any working ("1000e12/3.35e12 (= 299)")."""
         if not self.derived:
             return self.text
-        shown = self.magnitude if self.bare else float(quantity(self.base, base_unit(self.dims)).to(unit).magnitude)
+        shown = self.in_unit(unit)
         number = f"{shown:,.0f}" if abs(shown) >= 1000 else f"{shown:.3g}"
         return f"{self.text} (= {number}{' ' + unit if unit and not self.bare else ''})"
 
@@ -134,6 +138,10 @@ def _number_atom(text: str, m: re.Match[str]) -> tuple[_Atom | None, int]:
             return None, _skip_word(text, end)  # "3rd", "8x400g": not a quantity
     elif text.startswith("-", end) and (hyphen := _unit_at(text, end + 1)) is not None:
         unit, end = hyphen  # "2-byte weights"
+    elif (fold := _FOLD.match(text, end)) is not None:
+        unit, end = "×", fold.end()  # "a 7.3-fold saving"
+    elif (times := _TIMES.match(text, end)) is not None and not _PRODUCT_FOLLOWS.match(text, times.end()):
+        unit, end = "×", times.end()  # "3.67 times larger" is a ratio, as "3.67× larger" is; "8 times 128" a product
     elif _MODIFIER.match(text, end):
         return None, _skip_word(text, end)  # "a 7,168-wide hidden state", "8-way": a size that names a thing
     else:
@@ -147,6 +155,8 @@ def _number_atom(text: str, m: re.Match[str]) -> tuple[_Atom | None, int]:
 # A number hyphenated to a word that is no unit describes a thing ("7,168-wide", "8-way"): it names a size, it
 # states no quantity of the answer (read bare, "7,168" would be 7,168 B where bytes are expected).
 _MODIFIER = re.compile(r"[-‐][A-Za-z]")
+_FOLD = re.compile(r"[-‐]fold\b", re.IGNORECASE)
+_TIMES = re.compile(r"\s+times\b")
 
 
 def _skip_word(text: str, pos: int) -> int:

@@ -217,3 +217,30 @@ def test_optional_numbers_change_nothing_when_absent() -> None:
     assert combine(semantic, check_numbers("No numbers here.", optional), "No numbers here.") == semantic
     wrong = "It is 5.36 GB."
     assert combine(semantic, check_numbers(wrong, optional), wrong).verdict is Verdict.CONTRADICTED
+
+
+# Error carried forward: a value that follows from the answer's own slip is credited once the slip is counted.
+SIZE = NumericSpec(quantities=(QuantitySpec(name="gqa", shown=516096, unit="B", text="516,096 B"),), need=1)
+RATIO = NumericSpec(quantities=(QuantitySpec(name="mla", shown=70272, unit="B", text="70,272 B"),
+                                QuantitySpec(name="ratio", shown=7.34, unit="×", text="7.34×")), need=2)
+SLIPPED = "2·126·8·128·2 = 258,048 B per token, against MLA's 70,272 B"
+
+
+@pytest.mark.parametrize(("ratio", "credited"), [("3.7×", True), ("about 3.67 times", True), ("5.1×", False)])
+def test_a_value_that_follows_from_the_answers_own_slip_is_credited(ratio: str, credited: bool) -> None:
+    answer = f"{SLIPPED}, so GQA's cache is {ratio} larger."
+    slips = check_numbers(answer, SIZE).slips
+    assert len(slips) == 1 and slips[0].slip_factor == pytest.approx(0.5)
+    result = check_numbers(answer, RATIO, slips=slips)
+    assert (result.status is NumericStatus.MET) is credited
+    if credited:
+        assert "follows from your 258,048 B" in result.reason() and "with 516,096 B it is 7.34×" in result.reason()
+    else:
+        assert "no number found for 7.34×" in result.reason()
+
+
+def test_without_a_slip_nothing_is_carried_forward() -> None:
+    # the same ratio after a named wrong formula's 258,048 B (no working) is not credited: only a slip carries
+    answer = "126·8·128·2 bytes gives 258,048 B per token against 70,272 B, so 3.7× larger."
+    assert not check_numbers(answer, SIZE).slips
+    assert check_numbers(answer, RATIO).status is NumericStatus.SOME

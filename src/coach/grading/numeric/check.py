@@ -23,7 +23,7 @@ from enum import StrEnum
 from coach.grading.numeric.attribution import reads_as, swapped
 from coach.grading.numeric.extract import Found, extract
 from coach.grading.numeric.spec import NumericSpec, QuantitySpec, WrongValue
-from coach.units import base_of, quantity
+from coach.units import DimensionalityError, base_of, quantity
 
 AS_WRITTEN = 0.005  # two numbers this close are one number written twice, not two results that agree
 
@@ -44,10 +44,21 @@ class QuantityResult:
     wrong: WrongValue | None = None
     derived: bool = False  # the right value is also the result of arithmetic the answer writes out
     working: Found | None = None  # a slip: this arithmetic gives the right value, but `found` is what it claims
+    carried: QuantityResult | None = None  # the answer's slip that `found` follows from (error carried forward)
 
     @property
     def right(self) -> bool:
         return self.found is not None and self.wrong is None and self.working is None
+
+    @property
+    def slip_factor(self) -> float | None:
+        """For a slip: what the claimed result is as a multiple of the right value."""
+        if self.working is None or self.found is None or not self.spec.shown:
+            return None
+        try:
+            return self.found.in_unit(self.spec.unit) / self.spec.shown
+        except DimensionalityError:
+            return None
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,7 @@ class NumericResult:
             a, b = self.swapped
             return (f"{a.spec.text} and {b.spec.text} are the other way round: \"{_ending_in(a.spec)}\"; "
                     f"\"{_ending_in(b.spec)}\"")
-        parts = [f"you wrote {q.found.said(q.spec.unit)}; expected {q.spec.text}" for q in self.right if q.found]
+        parts = [_said_right(q) for q in self.right]
         for q in self.wrong:
             assert q.found is not None and q.wrong is not None
             parts.append(f"you wrote {q.found.said(q.spec.unit)}, which is what a wrong formula gives "
@@ -93,6 +104,14 @@ class NumericResult:
         if missing and self.need > 0 and self.status is not NumericStatus.MET:  # optional figures are not missed
             parts.append(f"no number found for {', '.join(missing)}")
         return "; ".join(parts)
+
+
+def _said_right(q: QuantityResult) -> str:
+    assert q.found is not None
+    if q.carried is not None and q.carried.found is not None:
+        return (f"you wrote {q.found.said(q.spec.unit)}, which follows from your {q.carried.found.text} (credited: "
+                f"the slip is counted once); with {q.carried.spec.text} it is {q.spec.text}")
+    return f"you wrote {q.found.said(q.spec.unit)}; expected {q.spec.text}"
 
 
 def _ending_in(spec: QuantitySpec) -> str:
@@ -206,11 +225,36 @@ def given_numbers(*texts: str) -> tuple[Found, ...]:
     return tuple(f for t in texts for f in extract(t))
 
 
+def _carried_forward(results: tuple[QuantityResult, ...], slips: Sequence[QuantityResult], stated: Sequence[Found],
+                     given: Sequence[Found], spec: NumericSpec) -> tuple[QuantityResult, ...]:
+    """Error carried forward, as examiners mark it: a quantity the answer gives no right value for, stated as what
+    its right value becomes when the answer's own slip ("2·126·8·128·2 = 258,048 B", half the right 516,096 B) is
+    carried into it (a ratio of 3.7× for 7.34×), is credited: the slip is counted once, where it was made."""
+    out = list(results)
+    for i, r in enumerate(results):
+        if r.found is not None:
+            continue
+        for slip in slips:
+            k = slip.slip_factor
+            if slip.spec == r.spec or k is None or k <= 0 or _close(k, 1.0, r.spec.tolerance):
+                continue
+            f = next((f for f in stated if not f.operand and not stated_by(f, given, r.spec.tolerance)
+                      and not any(matches(f, q.shown, q.unit, q.tolerance) for q in spec.quantities)
+                      and any(matches(f, r.spec.shown * m, r.spec.unit, r.spec.tolerance) for m in (k, 1 / k))), None)
+            if f is not None:
+                out[i] = QuantityResult(r.spec, found=f, carried=slip)
+                break
+    return tuple(out)
+
+
 def check_numbers(answer: str, spec: NumericSpec, given: Sequence[Found] = (),
-                  inputs: Sequence[Found] = ()) -> NumericResult:
+                  inputs: Sequence[Found] = (), slips: Sequence[QuantityResult] = ()) -> NumericResult:
+    """`slips`: the answer's slips of arithmetic found on any criterion of the item (see `_carried_forward`)."""
     stated = extract(answer)
     results = tuple(_right_elsewhere(check_quantity(q, stated, given, inputs), spec) for q in spec.quantities)
     results = _misplaced(answer, results, stated)
+    if slips:
+        results = _carried_forward(results, slips, stated, given, spec)
     right = sum(r.right for r in results)
     swap = None
     if any(r.wrong is not None for r in results):

@@ -10,6 +10,8 @@
 |                                                        | writes out the arithmetic that gives one, or two or |
 |                                                        | more are right; else partial                       |
 | some right values, fewer than `need`                   | partial                                            |
+| a value that follows from the answer's own slip        | counts as right (error carried forward: the slip   |
+| (3.7× after 258,048 B for 516,096 B)                   | costs once, where it was made); the reason says so |
 | none of the expected values                            | at most partial (a met becomes partial)            |
 | none, and the numbers are optional (`need: 0`)         | the semantic verdict stands                        |
 

@@ -105,5 +105,6 @@ def test_a_slip_after_the_right_working_is_partial_and_said_so(bank: Bank, check
     assert any("your working 2·126·8·128·2 gives 516,096 B, but you wrote 258,048 B" in n for n in score.notes)
     ratio = _criterion(score, "mla-size-ratio")  # 3.7× follows from the slip: credited, the slip counted once
     assert ratio.verdict is Verdict.MET and "3.7×, which follows from your 258,048 B" in ratio.reason
+    assert any("3.7×, which follows from your 258,048 B" in n and "it is 7.34×" in n for n in score.notes)
     right = _grade(bank, checked_grader, "if-kv-gqa-vs-mla", slipped.replace("258,048 B", "516,096 B"))
     assert _criterion(right, "gqa-size").verdict is Verdict.MET and right.value > score.value

@@ -85,6 +85,15 @@ class NumericResult:
     def slips(self) -> tuple[QuantityResult, ...]:
         return tuple(q for q in self.quantities if q.working is not None)
 
+    @property
+    def carried(self) -> tuple[QuantityResult, ...]:
+        """Right values credited because they follow from the answer's own slip (error carried forward)."""
+        return tuple(q for q in self.right if q.carried is not None)
+
+    def carried_note(self) -> str:
+        """What the candidate is told of a value credited from their slip ("" when there is none)."""
+        return "; ".join(_said_right(q) for q in self.carried)
+
     def reason(self) -> str:
         """In plain words: "you wrote 43 GB; expected 42.9 GB"."""
         if self.swapped is not None:  # the numbers are right, so say only where each belongs

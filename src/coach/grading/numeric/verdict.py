@@ -116,4 +116,6 @@ def review_numbers(results: Sequence[CriterionResult], answer: str, target: Grad
         out.append(combine(r, numeric, answer))
         if numeric.status in (NumericStatus.WRONG, NumericStatus.SWAPPED, NumericStatus.SLIP):
             notes.append(f"Numbers: {numeric.reason()}.")
+        elif numeric.carried:  # a credited value that is not the expected one: say why it was credited
+            notes.append(f"Numbers: {numeric.carried_note()}.")
     return NumericReview(tuple(out), tuple(notes))

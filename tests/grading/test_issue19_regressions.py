@@ -214,3 +214,17 @@ def test_a_numbered_list_of_fixes_states_no_wrong_value(bank: Bank, checked_grad
     score = checked_grader.grade(answer, target_for(bank, render(bank.items["mp-pp-low-util-short"])))
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED], score.criteria
     assert all(c.misconception_id is None for c in score.criteria)
+
+
+def test_a_misconception_is_not_named_on_a_right_sentence_when_another_states_the_opposite(  # type: ignore[no-untyped-def]
+        bank: Bank, checked_grader) -> None:
+    """The first sentence is right but sits near "prefill handles the prompt one token after another"; the second
+    is the error (prefill called memory-bound). The feedback quoted the first and named prefill-token-by-token."""
+    right = "Prefill pushes the whole prompt through each weight matrix in one pass."
+    wrong = "Even so, prefill is memory-bound, because every prompt token has to be fetched from HBM."
+    answer = f"{right} {wrong} Decode is memory-bound too: each step reads all the weights for one token per sequence."
+    verdicts = {c.criterion_id: c for c in checked_grader.grade(
+        answer, target_for(bank, render(bank.items["if-pd-why-different"]))).criteria}
+    prefill = verdicts["prefill-reuses-weights"]
+    assert prefill.verdict is Verdict.CONTRADICTED and prefill.evidence == wrong
+    assert prefill.misconception_id is None

@@ -289,8 +289,15 @@ class EmbeddingGrader:
                 if hit is not None and self.checker is not None and contradiction.read_as_right(
                         phrased or enc.text, spec, self.checker, v):
                     hit = None  # the cross-encoder reads the phrasing match as right: it vetoes
+                # the negation guard reads a sentence as stating the opposite of this point: that one is the
+                # evidence, and another sentence the models place near a misconception names nothing
+                guard_span = negated.get(spec.id)
+                if hit is not None and guard_span not in (None, phrased):
+                    hit = None
                 checked = contradiction.check(found, ctx, j, self.checker, v) \
                     if hit is None and found is not None and self.checker is not None else None
+                if checked is not None and guard_span not in (None, checked[1]):
+                    checked = None
                 if hit is not None:
                     verdict, evidence = Verdict.CONTRADICTED, phrased
                 elif checked is not None:

@@ -30,8 +30,8 @@ class TargetContext:
     q_stems: frozenset[str]
     ref_stems: frozenset[str]
     crit_weights: np.ndarray  # normalised criterion weights
-    crit_vecs: list[np.ndarray]  # per criterion: its phrasings' sentence vectors
-    crit_segments: list[list[int]]  # per criterion: the segment index of each phrasing
+    crit_vecs: list[np.ndarray]  # per criterion: the sentence vectors of its phrasings and its description
+    crit_segments: list[list[int]]  # per criterion: the segment index of each of those texts
     # per criterion: the right texts a span is weighed against before it is read as a misconception: its
     # phrasings, its description and, for a rubric, the model answer's sentences (`right_sentences`)
     crit_own: list[np.ndarray]
@@ -75,7 +75,9 @@ def right_sentences(target: GradingTarget) -> list[str]:
 def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
     refs_text = list(dict.fromkeys(t for t in (target.reference, *target.extra_references) if t.strip()))
     refs_text = refs_text or [target.question]
-    phrasings = [list(dict.fromkeys(c.phrasings)) for c in target.criteria]
+    # a criterion's description states its point too: an answer close to it makes the point, in whatever words
+    # the phrasings do not cover ("a token's row lives on exactly one rank; the other ranks emit zeros")
+    phrasings = [list(dict.fromkeys([*c.phrasings, c.description])) for c in target.criteria]
     texts = target_texts(target)
     enc = dict(zip(texts, encoder.encode(texts), strict=True))
     q_stems = content_set(target.question)
@@ -103,7 +105,7 @@ def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
         ref_stems=frozenset().union(*(content_set(t) for t in refs_text)),
         crit_weights=np.array([c.weight / total for c in target.criteria]),
         crit_vecs=[np.stack([enc[p].sent for p in ph]) for ph in phrasings], crit_segments=crit_segments,
-        crit_own=[np.vstack([np.stack([enc[p].sent for p in ph]), enc[c.description].sent[None, :],
+        crit_own=[np.vstack([np.stack([enc[p].sent for p in ph]),  # the phrasings and the description
                              *(enc[t].sent[None, :] for t in right_sentences(target))])
                   for ph, c in zip(phrasings, target.criteria, strict=True)],
         misconceptions={m.id: np.stack([enc[p].sent for p in m.phrasings]) for m in target.misconceptions},

@@ -104,15 +104,16 @@ def review_numbers(results: Sequence[CriterionResult], answer: str, target: Grad
     if not specs:
         return NumericReview(tuple(results), ())
     given, inputs = given_numbers(target.question, target.reference), given_numbers(target.question)
+    checked = {cid: check_numbers(answer, spec, given, inputs) for cid, spec in specs.items()}
     # the answer's slips of arithmetic, on whichever criterion: a value that follows from one is credited elsewhere
-    slips = tuple(q for s in specs.values() for q in check_numbers(answer, s, given, inputs).slips)
+    slips = tuple(q for numeric in checked.values() for q in numeric.slips)
     out, notes = [], []
     for r in results:
         spec = specs.get(r.criterion_id)
         if spec is None:
             out.append(r)
             continue
-        numeric = check_numbers(answer, spec, given, inputs, slips)
+        numeric = check_numbers(answer, spec, given, inputs, slips) if slips else checked[r.criterion_id]
         out.append(combine(r, numeric, answer))
         if numeric.status in (NumericStatus.WRONG, NumericStatus.SWAPPED, NumericStatus.SLIP):
             notes.append(f"Numbers: {numeric.reason()}.")

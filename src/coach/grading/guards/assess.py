@@ -103,7 +103,6 @@ class NegatedPoint:
 
     criterion_id: str
     span: str
-    share: float  # the criterion's share of the rubric's weight
 
 
 @dataclass(frozen=True)
@@ -128,18 +127,6 @@ class GuardReport:
         """The same report for grading the whole answer, the stripped list included: no note that it was not."""
         kept = [(f, n) for f, n in zip(self.flags, self.notes, strict=True) if n != LIST_STRIPPED]
         return replace(self, clean_answer=answer, flags=tuple(f for f, _ in kept), notes=tuple(n for _, n in kept))
-
-
-def negation_cap(share: float) -> float:
-    """The cap for contradicting this share of the rubric's weight: stating the opposite of a key point is a
-    serious error."""
-    return max(CAP_ZERO, min(NEG_CAP_MAX, 1.0 - NEG_WEIGHT_PENALTY * share))
-
-
-def negation_note(target: GradingTarget, points: tuple[NegatedPoint, ...]) -> str:
-    by_id = {c.id: c for c in target.criteria}
-    described = "; ".join(by_id[p.criterion_id].description.rstrip(".") for p in points[:2])
-    return f"Your answer states the opposite of a key point ({described}); that point counts as contradicted."
 
 
 class _Builder:
@@ -252,14 +239,16 @@ def _check_negation(target: GradingTarget, vectors: GuardVectors, b: _Builder) -
     span_vecs = vectors.embed(spans)
     total = sum(c.weight for c in target.criteria) or 1.0
     topic = topic_stems(target.question)
-    found = ((c, _negating_span(c, spans, span_vecs, vectors, topic)) for c in target.criteria)
-    negated = tuple(NegatedPoint(c.id, span, c.weight / total) for c, span in found if span is not None)
+    found = [(c, _negating_span(c, spans, span_vecs, vectors, topic)) for c in target.criteria]
+    negated = [(c, span) for c, span in found if span is not None]
     if not negated:
         return
-    b.negated = list(negated)
-    share = sum(p.share for p in negated)
+    b.negated = [NegatedPoint(c.id, span) for c, span in negated]
+    share = sum(c.weight for c, _ in negated) / total
     b.signals["negated_share"] = share
-    b.flag(Flag.NEGATION, negation_cap(share), negation_note(target, negated))
+    points = "; ".join(c.description.rstrip(".") for c, _ in negated[:2])
+    b.flag(Flag.NEGATION, max(CAP_ZERO, min(NEG_CAP_MAX, 1.0 - NEG_WEIGHT_PENALTY * share)),
+           f"Your answer states the opposite of a key point ({points}); that point counts as contradicted.")
 
 
 GUARDS = ("off_topic", "non_english", "stuffing", "question_copy", "negation")

@@ -107,7 +107,7 @@ def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
         crit_vecs=[np.stack([enc[p].sent for p in ph]) for ph in phrasings], crit_segments=crit_segments,
         crit_own=[np.vstack([np.stack([enc[p].sent for p in ph]),  # the phrasings and the description
                              *(enc[t].sent[None, :] for t in right_sentences(target))])
-                  for ph, c in zip(phrasings, target.criteria, strict=True)],
+                  for ph in phrasings],
         misconceptions={m.id: np.stack([enc[p].sent for p in m.phrasings]) for m in target.misconceptions},
         pieces=np.vstack(rows) if rows else np.zeros((0, dim), dtype=np.float32),
         align=np.vstack(align_rows) if align_rows else np.zeros((0, dim), dtype=np.float32),

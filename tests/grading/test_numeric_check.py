@@ -219,6 +219,32 @@ def test_optional_numbers_change_nothing_when_absent() -> None:
     assert combine(semantic, check_numbers(wrong, optional), wrong).verdict is Verdict.CONTRADICTED
 
 
+@pytest.mark.parametrize(
+    ("answer", "given", "expected"),
+    [
+        # optional numbers, but the one the point rests on is of an expected kind and none of the values
+        ("The step takes about 24 ms.", "", Verdict.PARTIAL),
+        ("About 17 GB of it is read.", "", Verdict.PARTIAL),
+        # a count or a ratio is stated for many reasons: it backs no expected size or time
+        ("It needs 8 GPUs and is 3.2x slower.", "", Verdict.MET),
+        # a number the question or the model answer states is theirs, not a wrong figure
+        ("With a 24 ms SLO it is tight.", "The SLO is 24 ms.", Verdict.MET),
+        # an input to the answer's own arithmetic is no claim: its result is
+        ("Reading 17 GB / 7.2 TB/s gives the step.", "", Verdict.PARTIAL),
+        ("Reading 17 GB at 7.2 TB/s is fast.", "The HBM reads 7.2 TB/s.", Verdict.PARTIAL),
+    ],
+)
+def test_an_optional_figure_of_the_expected_kind_that_is_none_of_the_values_is_partial(
+        answer: str, given: str, expected: Verdict) -> None:
+    optional = SPEC.model_copy(update={"need": 0})
+    result = combine(_semantic(Verdict.MET), check_numbers(answer, optional, given_numbers(given)), answer)
+    assert result.verdict is expected
+    if expected is Verdict.PARTIAL:
+        assert result.reason.startswith("you wrote") and ("expected 6.0 ms" in result.reason
+                                                          or "expected 42.9 GB" in result.reason)
+        assert "no number found" not in result.reason
+
+
 # Error carried forward: a value that follows from the answer's own slip is credited once the slip is counted.
 SIZE = NumericSpec(quantities=(QuantitySpec(name="gqa", shown=516096, unit="B", text="516,096 B"),), need=1)
 RATIO = NumericSpec(quantities=(QuantitySpec(name="mla", shown=70272, unit="B", text="70,272 B"),

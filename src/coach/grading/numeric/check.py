@@ -67,6 +67,7 @@ class NumericResult:
     need: int
     quantities: tuple[QuantityResult, ...] = field(default_factory=tuple)
     swapped: tuple[QuantityResult, QuantityResult] | None = None
+    stray: Found | None = None  # with none expected found: a number of an expected quantity's kind, none of them
 
     @property
     def right(self) -> tuple[QuantityResult, ...]:
@@ -109,7 +110,10 @@ class NumericResult:
             assert q.found is not None and q.working is not None
             parts.append(f"your working {q.working.text} gives {q.spec.text}, but you wrote {q.found.text}: "
                          "check the arithmetic")
-        missing = [q.spec.text for q in self.quantities if q.found is None]
+        kin = [q.spec.text for q in self.quantities if self.stray is not None and _kind(q.spec) == self.stray.dims]
+        if self.stray is not None:
+            parts.append(f"you wrote {self.stray.text}; expected {' or '.join(kin)}")
+        missing = [q.spec.text for q in self.quantities if q.found is None and q.spec.text not in kin]
         if missing and self.need > 0 and self.status is not NumericStatus.MET:  # optional figures are not missed
             parts.append(f"no number found for {', '.join(missing)}")
         return "; ".join(parts)
@@ -229,6 +233,21 @@ def _misplaced(answer: str, results: Sequence[QuantityResult], stated: Sequence[
     return tuple(out)
 
 
+def _kind(spec: QuantitySpec) -> str:
+    return base_of(quantity(spec.shown, spec.unit))[1]
+
+
+def stray_number(stated: Sequence[Found], given: Sequence[Found], spec: NumericSpec) -> Found | None:
+    """A number with a unit of the same kind as an expected quantity (a rate, a size, a time: not a count or a
+    ratio, which an answer states for many reasons) that is none of the expected values, nor one the question
+    or the model answer states, nor an input to the answer's own arithmetic: "about 24 tokens/s" where the
+    bound is 95 or 190."""
+    kinds = {_kind(q) for q in spec.quantities} - {"dimensionless"}
+    tolerance = max(q.tolerance for q in spec.quantities)
+    return next((f for f in stated if not f.bare and not f.operand and f.dims in kinds
+                 and not stated_by(f, given, tolerance)), None)
+
+
 def given_numbers(*texts: str) -> tuple[Found, ...]:
     """Every number the question and the model answer state, operands included."""
     return tuple(f for t in texts for f in extract(t))
@@ -278,4 +297,5 @@ def check_numbers(answer: str, spec: NumericSpec, given: Sequence[Found] = (),
         status = NumericStatus.SOME
     else:
         status = NumericStatus.ABSENT
-    return NumericResult(status=status, need=spec.need, quantities=results, swapped=swap)
+    stray = stray_number(stated, given, spec) if status is NumericStatus.ABSENT else None
+    return NumericResult(status=status, need=spec.need, quantities=results, swapped=swap, stray=stray)

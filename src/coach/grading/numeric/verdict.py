@@ -13,6 +13,9 @@
 | a value that follows from the answer's own slip        | counts as right (error carried forward: the slip   |
 | (3.7× after 258,048 B for 516,096 B)                   | costs once, where it was made); the reason says so |
 | none of the expected values                            | at most partial (a met becomes partial)            |
+| none, the numbers optional (`need: 0`), but a number   | at most partial: the figure the point rests on is  |
+| of an expected quantity's kind, with a unit (24 tok/s) | none of them ("you wrote 24 tokens/s; expected 95  |
+|                                                        | tok/s or 190 tok/s")                               |
 | none, and the numbers are optional (`need: 0`)         | the semantic verdict stands                        |
 
 A criterion a wrong (or swapped) number contradicts, or a slip makes partial, is marked `by_numbers`: with the
@@ -83,6 +86,8 @@ def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> C
                   "evidence": semantic.evidence if keep else sentence_of(answer, found)}
     elif numeric.need > 0 and verdict is Verdict.MET:
         update = {"verdict": Verdict.PARTIAL}
+    elif numeric.need == 0 and numeric.stray is not None and verdict is Verdict.MET:
+        update = {"verdict": Verdict.PARTIAL}  # optional numbers, but the one it backs the point with is wrong
     elif numeric.need == 0:
         return semantic
     return semantic.model_copy(update={**update, "reason": _joined(semantic.reason, reason)})

@@ -69,6 +69,16 @@ def test_right_value_beside_a_wrong_one_is_not_a_mistake(bank: Bank) -> None:
     assert check_numbers(text, spec, given).status is NumericStatus.MET
 
 
+def test_a_series_of_times_is_read_in_its_unit_so_its_right_value_is_no_mistake(bank: Bank) -> None:
+    prefill = NumericCheck(quantities=(ExpectedQuantity(value="prefill", unit="ms", tolerance=0.1),))
+    spec, given = _spec(bank, "if-tt-queued-ttft", prefill)
+    # 0.79 s is what the 6-FLOPs-per-parameter mistake gives for one prefill, and three prefills here: the series
+    # "0.26, 0.53 and 0.79 s" states the right 263 ms first
+    text = "the first three get worse (from 0.26, 0.53 and 0.79 s to ~1.05 s)."
+    assert check_numbers(text, spec, given).status is NumericStatus.MET
+    assert check_numbers("one prefill takes 0.79 s", spec, given).status is NumericStatus.WRONG
+
+
 def test_a_slip_after_the_right_working_names_no_misconception(bank: Bank) -> None:
     # 2.4 ms is the weights-only floor (kv-reads-free), but the working counts the KV term: naming the
     # misconception would tell the candidate to unlearn a claim they did not make

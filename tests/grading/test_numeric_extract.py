@@ -108,6 +108,30 @@ def test_a_ratio_sign_before_a_number_multiplies() -> None:
     assert only("7.34× larger").unit == "×"
 
 
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("from 0.26, 0.53 and 0.79 s", [("0.26", 0.26), ("0.53", 0.53), ("0.79 s", 0.79)]),
+        ("between 3 and 5 ms", [("3", 0.003), ("5 ms", 0.005)]),
+        ("3-5 ms", [("3", 0.003), ("5 ms", 0.005)]),
+        ("3 to 5 ms", [("3", 0.003), ("5 ms", 0.005)]),
+        ("between 40 and 60%", [("40", 0.4), ("60%", 0.6)]),
+    ],
+)
+def test_a_series_shares_the_unit_written_at_its_end(text: str, read: list[tuple[str, float]]) -> None:
+    found = claims(text)
+    assert [f.text for f in found] == [t for t, _ in read]
+    assert [f.base for f in found] == [pytest.approx(b) for _, b in read]
+    assert len({f.dims for f in found}) == 1
+
+
+def test_a_clause_after_a_comma_is_no_series_and_a_ratio_to_one_is_a_ratio() -> None:
+    assert [(f.text, f.unit) for f in claims("At batch 16, 835 tokens/s")] == [("16", ""), ("835 tokens/s", "tokens/s")]
+    assert [(f.text, f.unit) for f in claims("about 2.4 to 2.6 to 1")] == [("2.4", "×"), ("2.6", "×")]
+    assert [(f.text, f.unit) for f in claims("a 3:1 split")] == [("3", "×")]
+    assert [(f.text, f.unit) for f in claims("from 4 to 8 replicas")] == [("4", ""), ("8", "")]  # no unit, no ratio
+
+
 def test_unparseable_arithmetic_falls_back_to_each_number() -> None:
     # units that cannot be added: each number stands alone rather than the text being lost
     assert [f.base for f in claims("6 ms + 3 GB")] == [pytest.approx(0.006), 3e9]

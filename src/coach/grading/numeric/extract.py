@@ -1,5 +1,6 @@
 """Numbers with their units, read from an answer: "320 KiB", "0.32 MB", "6 ms", "43%", "3/7", "400 Gb/s",
-"258,048 B", "3.7×", "~300 FLOPs/byte", "1.2e12", "2^30", "8k tokens", "2·126·8·128·2 = 516,096 bytes".
+"258,048 B", "3.7×", "~300 FLOPs/byte", "1.2e12", "2^30", "8k tokens", "2·126·8·128·2 = 516,096 bytes";
+a series shares the unit written at its end ("0.26, 0.53 and 0.79 s", "3-5 ms": series.py).
 
 Arithmetic the answer writes out (·, ×, *, /, ÷, ^, +, " - ", parentheses, "over", "times") is evaluated with
 units by pint, so "1000 TFLOP/s ÷ 3.35 TB/s" is 298.5 FLOP/byte. The value of an expression is what the
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from coach.grading.numeric.series import read_series
 from coach.units import DimensionalityError, Quantity, base_of, base_unit, parse_unit, quantity, registry
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?"
@@ -333,7 +335,7 @@ def extract(text: str) -> tuple[Found, ...]:
         unit = _result_unit(value, units)
         out.append(_found(text, value, unit, run[0].start, run[-1].end, operand=piece, derived=True))
         out.extend(_found(text, a.q, a.unit, a.start, a.end, operand=True) for a in atoms)
-    return tuple(out)
+    return tuple(read_series(text, out))
 
 
 def _result_unit(value: Quantity, units: list[str]) -> str:

@@ -192,6 +192,11 @@ CASES: list[tuple[str, str, str, str | tuple[int, int]]] = [
     ("an arrow starts a new claim; 'wrong' denies only its part (found with a CS-course probe)",
      "a negative edge breaks this -> shorter path found after finalizing -> wrong distance",
      "a path discovered later that goes through a negative edge can be shorter", NO_CONTRA),
+    ("a claim about another named configuration (a colleague's paraphrase in the domain dev set)",
+     "whereas TP8 × PP2 keeps all-reduces inside each node", "TP16 puts both per-layer all-reduces on the "
+     "inter-node link", NO_CONTRA),
+    ("the same named configuration reversed", "TP16 keeps all-reduces inside each node",
+     "TP16 puts both per-layer all-reduces on the inter-node link", CONTRA),
 ]
 
 

@@ -8,6 +8,7 @@ decode) that appear with both members in one clause, the order of the members is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -23,6 +24,13 @@ NEG_ONLY_JACCARD_WIDE = 0.65  # ... nearer still when the negated clause is the 
 # bear on what the other leaves out ("the bulb is not in the path with the battery" vs "the battery is in a path")
 NEG_ONLY_MIN_STEMS = 3  # ... and say something: "no flow control" against a fragment "flow control" is unclear
 MAX_FAMILY_WORDS = 2  # a clause naming one family three times ("less prefill, fewer decode...") is not read
+
+
+_NAME = re.compile(r"\b[A-Za-z]+\d+[A-Za-z\d]*\b")  # a named configuration or part: TP16, PP2, H100, FP8
+
+
+def _names(c: Clause) -> frozenset[str]:
+    return frozenset(n.upper() for n in _NAME.findall(c.text))
 
 
 def _comparable(family: str, a: Clause, b: Clause) -> bool:
@@ -51,6 +59,9 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
     """
     if a.hypothetical or b.hypothetical:
         return 0
+    names_a, names_b = _names(a), _names(b)
+    if names_a and names_b and not names_a & names_b:
+        return 0  # "TP8 × PP2 keeps all-reduces inside each node" says nothing of TP16's, whose cross nodes
     shared = a.stems & b.stems
     small = min(len(a.stems), len(b.stems))
     if len(shared) < NEG_MIN_SHARED or small == 0 or len(shared) / small < NEG_MIN_OVERLAP:

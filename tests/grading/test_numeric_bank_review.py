@@ -108,3 +108,28 @@ def test_a_slip_after_the_right_working_is_partial_and_said_so(bank: Bank, check
     assert any("3.7×, which follows from your 258,048 B" in n and "it is 7.34×" in n for n in score.notes)
     right = _grade(bank, checked_grader, "if-kv-gqa-vs-mla", slipped.replace("258,048 B", "516,096 B"))
     assert _criterion(right, "gqa-size").verdict is Verdict.MET and right.value > score.value
+
+
+TP_PER_PHASE_ONE_GPU = (
+    "Decode is memory-bound: each step rereads all the weights from HBM, so splitting them over a wider TP group "
+    "means each GPU reads a smaller shard per step, with more aggregate bandwidth and more room for KV cache. For "
+    "Llama 3.1 70B in BF16 on an H100 the weight-read bound is about 24 tokens/s per sequence. Prefill is "
+    "compute-bound: a long prompt already saturates a GPU's tensor cores, so wide TP mainly adds large all-reduces, "
+    "and prefill runs better as many workers with small TP."
+)
+
+
+def test_an_optional_figure_that_is_none_of_the_expected_ones_is_partial_and_said_so(
+        bank: Bank, checked_grader) -> None:  # type: ignore[no-untyped-def]
+    """The worked number is optional, but the one this answer gives (one GPU's bound) is not the TP4/TP8 bound the
+    point rests on: partial, and the candidate is told which figures were expected, not that theirs is wrong."""
+    score = _grade(bank, checked_grader, "di-tp-per-phase", TP_PER_PHASE_ONE_GPU)
+    worked = _criterion(score, "worked-number")
+    assert worked.verdict is Verdict.PARTIAL and worked.misconception_id is None
+    assert worked.evidence is not None and "24 tokens/s" in worked.evidence
+    assert any("you wrote 24 tokens/s per sequence, which is none of the figures this point expects (95 tok/s or "
+               "190 tok/s" in n for n in score.notes)
+    right = _grade(bank, checked_grader, "di-tp-per-phase",
+                   TP_PER_PHASE_ONE_GPU.replace("on an H100 the weight-read bound is about 24 tokens/s per sequence",
+                                                "on H100s the weight-read bound is about 95 tokens/s at TP4"))
+    assert _criterion(right, "worked-number").verdict is Verdict.MET and right.value > score.value

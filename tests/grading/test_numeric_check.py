@@ -250,8 +250,8 @@ def test_an_optional_figure_of_the_expected_kind_that_is_none_of_the_values_is_p
     result = combine(_semantic(Verdict.MET), check_numbers(answer, optional, given_numbers(given)), answer)
     assert result.verdict is expected
     if expected is Verdict.PARTIAL:
-        assert result.reason.startswith("you wrote") and ("expected 6.0 ms" in result.reason
-                                                          or "expected 42.9 GB" in result.reason)
+        assert result.reason.startswith("you wrote") and ("expects (6.0 ms)" in result.reason
+                                                          or "expects (42.9 GB)" in result.reason)
         assert "no number found" not in result.reason
 
 

@@ -112,7 +112,8 @@ class NumericResult:
                          "check the arithmetic")
         kin = [q.spec.text for q in self.quantities if self.stray is not None and _kind(q.spec) == self.stray.dims]
         if self.stray is not None:
-            parts.append(f"you wrote {self.stray.text}; expected {' or '.join(kin)}")
+            parts.append(f"you wrote {self.stray.text}, which is none of the figures this point expects "
+                         f"({' or '.join(kin)})")
         missing = [q.spec.text for q in self.quantities if q.found is None and q.spec.text not in kin]
         if missing and self.need > 0 and self.status is not NumericStatus.MET:  # optional figures are not missed
             parts.append(f"no number found for {', '.join(missing)}")

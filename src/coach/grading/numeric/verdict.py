@@ -14,8 +14,9 @@
 | (3.7× after 258,048 B for 516,096 B)                   | costs once, where it was made); the reason says so |
 | none of the expected values                            | at most partial (a met becomes partial)            |
 | none, the numbers optional (`need: 0`), but a number   | at most partial: the figure the point rests on is  |
-| of an expected quantity's kind, with a unit (24 tok/s) | none of them ("you wrote 24 tokens/s; expected 95  |
-|                                                        | tok/s or 190 tok/s")                               |
+| of an expected quantity's kind, with a unit (24 tok/s) | none of them ("you wrote 24 tokens/s, which is none |
+|                                                        | of the figures this point expects (95 tok/s or 190 |
+|                                                        | tok/s)"), in a note too                            |
 | none, and the numbers are optional (`need: 0`)         | the semantic verdict stands                        |
 
 A criterion a wrong (or swapped) number contradicts, or a slip makes partial, is marked `by_numbers`: with the
@@ -120,7 +121,8 @@ def review_numbers(results: Sequence[CriterionResult], answer: str, target: Grad
             continue
         numeric = check_numbers(answer, spec, given, inputs, slips) if slips else checked[r.criterion_id]
         out.append(combine(r, numeric, answer))
-        if numeric.status in (NumericStatus.WRONG, NumericStatus.SWAPPED, NumericStatus.SLIP):
+        # a wrong number, a slip, or a figure of the expected kind that is none of them: say which
+        if numeric.status in (NumericStatus.WRONG, NumericStatus.SWAPPED, NumericStatus.SLIP) or numeric.stray:
             notes.append(f"Numbers: {numeric.reason()}.")
         elif numeric.carried:  # a credited value that is not the expected one: say why it was credited
             notes.append(f"Numbers: {numeric.carried_note()}.")

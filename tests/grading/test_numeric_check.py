@@ -280,3 +280,11 @@ def test_without_a_slip_nothing_is_carried_forward() -> None:
     answer = "126·8·128·2 bytes gives 258,048 B per token against 70,272 B, so 3.7× larger."
     assert not check_numbers(answer, SIZE).slips
     assert check_numbers(answer, RATIO).status is NumericStatus.SOME
+
+
+def test_an_unexpected_figure_from_working_is_quoted_with_its_value() -> None:
+    answer = "Reading 17 GB / 7.2 TB/s gives the step."
+    result = check_numbers(answer, SPEC.model_copy(update={"need": 0}))
+    assert result.stray is not None
+    assert result.reason() == ("you wrote 17 GB / 7.2 TB/s (= 2.36 ms), which is none of the figures this point "
+                               "expects (6.0 ms)")

@@ -110,11 +110,11 @@ class NumericResult:
             assert q.found is not None and q.working is not None
             parts.append(f"your working {q.working.text} gives {q.spec.text}, but you wrote {q.found.text}: "
                          "check the arithmetic")
-        kin = [q.spec.text for q in self.quantities if self.stray is not None and _kind(q.spec) == self.stray.dims]
-        if self.stray is not None:
-            parts.append(f"you wrote {self.stray.text}, which is none of the figures this point expects "
-                         f"({' or '.join(kin)})")
-        missing = [q.spec.text for q in self.quantities if q.found is None and q.spec.text not in kin]
+        kin = [q.spec for q in self.quantities if self.stray is not None and _kind(q.spec) == self.stray.dims]
+        if self.stray is not None and kin:
+            parts.append(f"you wrote {self.stray.said(kin[0].unit)}, which is none of the figures this point "
+                         f"expects ({' or '.join(k.text for k in kin)})")
+        missing = [q.spec.text for q in self.quantities if q.found is None and q.spec not in kin]
         if missing and self.need > 0 and self.status is not NumericStatus.MET:  # optional figures are not missed
             parts.append(f"no number found for {', '.join(missing)}")
         return "; ".join(parts)

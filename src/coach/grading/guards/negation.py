@@ -61,7 +61,7 @@ def clause_verdict(a: Clause, b: Clause, topic: frozenset[str] = frozenset()) ->
         return 0
     names_a, names_b = _names(a), _names(b)
     if names_a and names_b and not names_a & names_b:
-        return 0  # "TP8 × PP2 keeps all-reduces inside each node" says nothing of TP16's, whose cross nodes
+        return 0  # "TP8 × PP2 keeps all-reduces inside each node" is about TP8 × PP2, not the opposite of a TP16 claim
     shared = a.stems & b.stems
     small = min(len(a.stems), len(b.stems))
     if len(shared) < NEG_MIN_SHARED or small == 0 or len(shared) / small < NEG_MIN_OVERLAP:

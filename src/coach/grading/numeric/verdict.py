@@ -88,7 +88,7 @@ def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> C
     elif numeric.need > 0 and verdict is Verdict.MET:
         update = {"verdict": Verdict.PARTIAL}
     elif numeric.need == 0 and numeric.stray is not None and verdict is Verdict.MET:
-        update = {"verdict": Verdict.PARTIAL}  # optional numbers, but the one it backs the point with is wrong
+        update = {"verdict": Verdict.PARTIAL}  # optional numbers, but the one given is none of the expected ones
     elif numeric.need == 0:
         return semantic
     return semantic.model_copy(update={**update, "reason": _joined(semantic.reason, reason)})

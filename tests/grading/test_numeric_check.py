@@ -239,9 +239,8 @@ def test_optional_numbers_change_nothing_when_absent() -> None:
         ("It needs 8 GPUs and is 3.2x slower.", "", Verdict.MET),
         # a number the question or the model answer states is theirs, not a wrong figure
         ("With a 24 ms SLO it is tight.", "The SLO is 24 ms.", Verdict.MET),
-        # an input to the answer's own arithmetic is no claim: its result is
+        # an input to the answer's own arithmetic is no claim: its result is (2.36 ms, not the 6.0 ms expected)
         ("Reading 17 GB / 7.2 TB/s gives the step.", "", Verdict.PARTIAL),
-        ("Reading 17 GB at 7.2 TB/s is fast.", "The HBM reads 7.2 TB/s.", Verdict.PARTIAL),
     ],
 )
 def test_an_optional_figure_of_the_expected_kind_that_is_none_of_the_values_is_partial(

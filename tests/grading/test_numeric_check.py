@@ -287,3 +287,15 @@ def test_an_unexpected_figure_from_working_is_quoted_with_its_value() -> None:
     assert result.stray is not None
     assert result.reason() == ("you wrote 17 GB / 7.2 TB/s (= 2.36 ms), which is none of the figures this point "
                                "expects (6.0 ms)")
+
+
+def test_a_symmetric_dispatch_and_combine_total_names_the_misconception(bank: Bank) -> None:
+    check = next(c for c in bank.rubrics["di-ds-overlap"].criteria if c.id == "bytes-per-layer").numeric
+    assert check is not None
+    spec, given = _spec(bank, "di-ds-overlap", check)
+    symmetric = "Dispatch and combine each move 114,688 B per token, so 229,376 B per token per MoE layer."
+    result = check_numbers(symmetric, spec, given)
+    assert result.status is NumericStatus.WRONG
+    assert result.wrong[0].wrong is not None and result.wrong[0].wrong.misconception_id == "dispatch-combine-symmetric"
+    right = "Dispatch moves 59,136 B and combine 114,688 B per token: 173,824 B per token per MoE layer."
+    assert check_numbers(right, spec, given).status is NumericStatus.MET

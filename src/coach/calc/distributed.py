@@ -110,6 +110,14 @@ def di_moe_a2a_bytes_per_token(
     )
 
 
+# (Combine assumed to move dispatch's FP8 bytes gives 2 · 59,136 = 118,272 B, within 5% of the BF16 combine's own
+# 114,688 B: a number the check must read as that right value, so no wrong formula is declared for it.)
+@calculator(wrong_of="di_moe_a2a_bytes_per_token", misconception="dispatch-combine-symmetric")
+def di_moe_a2a_bytes_per_token_symmetric(model_id: str) -> float:
+    """Wrong: dispatch assumed to move combine's BF16 bytes, so the two are equal: 2 · top-k · hidden · 2."""
+    return 2 * moe_dispatch_bytes_per_token(model_id, "bf16")
+
+
 @calculator()
 def di_moe_a2a_seconds_per_layer(
     model_id: str, tokens: int, link_id: str, dispatch_dtype: str = "fp8", combine_dtype: str = "bf16",

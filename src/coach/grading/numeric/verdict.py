@@ -85,10 +85,8 @@ def combine(semantic: CriterionResult, numeric: NumericResult, answer: str) -> C
                 and any(r.found is not None and r.found.text in semantic.evidence for r in numeric.right))
         update = {"verdict": lifted, "misconception_id": None, "by_numbers": False,
                   "evidence": semantic.evidence if keep else sentence_of(answer, found)}
-    elif numeric.need > 0 and verdict is Verdict.MET:
-        update = {"verdict": Verdict.PARTIAL}
-    elif numeric.need == 0 and numeric.stray is not None and verdict is Verdict.MET:
-        update = {"verdict": Verdict.PARTIAL}  # optional numbers, but the one given is none of the expected ones
+    elif verdict is Verdict.MET and (numeric.need > 0 or numeric.stray is not None):
+        update = {"verdict": Verdict.PARTIAL}  # no expected figure; or optional ones, and the one given is none
     elif numeric.need == 0:
         return semantic
     return semantic.model_copy(update={**update, "reason": _joined(semantic.reason, reason)})
@@ -122,7 +120,8 @@ def review_numbers(results: Sequence[CriterionResult], answer: str, target: Grad
         numeric = check_numbers(answer, spec, given, inputs, slips) if slips else checked[r.criterion_id]
         out.append(combine(r, numeric, answer))
         # a wrong number, a slip, or a figure of the expected kind that is none of them: say which
-        if numeric.status in (NumericStatus.WRONG, NumericStatus.SWAPPED, NumericStatus.SLIP) or numeric.stray:
+        if (numeric.status in (NumericStatus.WRONG, NumericStatus.SWAPPED, NumericStatus.SLIP)
+                or numeric.stray is not None):
             notes.append(f"Numbers: {numeric.reason()}.")
         elif numeric.carried:  # a credited value that is not the expected one: say why it was credited
             notes.append(f"Numbers: {numeric.carried_note()}.")

@@ -82,3 +82,46 @@ def test_paraphrase_sentences_are_read_alone_against_their_items_target(bank: Ba
     result = devsets.paraphrase_sentences(_Scripted(), targets, recs)
     assert result["n"] == 2 and result["share_with_a_contradicted_criterion"] == 0.5
     assert result["contradicted"] == [f"{targets[first][0].key}/c1"]
+
+
+def test_every_attached_misconception_has_a_negated_and_a_corrected_denial(bank: Bank) -> None:
+    denials = {r["misconception"]: r for r in devsets.load(devsets.DEFAULT_DIR, "denials")}
+    attached = {m for r in bank.rubrics.values() for c in r.criteria for m in c.misconceptions}
+    assert attached <= set(denials)
+    assert all(denials[m][form].strip() for m in attached for form in devsets.DENIAL_FORMS)
+
+
+class _Naming:
+    """Names misconception `mid` on criterion c1 of any text that says "wrongly"; contradicts c1 with no name on
+    "oddly"."""
+
+    def __init__(self, mid: str) -> None:
+        self.mid = mid
+
+    def grade_many(self, rows):  # type: ignore[no-untyped-def]
+        from coach.grading.score import CriterionResult, Score, Verdict
+        from coach.vocab import Dimension
+
+        def verdict(answer: str) -> tuple[Verdict, str | None]:
+            if "wrongly" in answer:
+                return Verdict.CONTRADICTED, self.mid
+            return (Verdict.CONTRADICTED, None) if "oddly" in answer else (Verdict.MET, None)
+
+        return [Score(value=0.5, source="embedding", criteria=(CriterionResult(
+            criterion_id="c1", description="d", weight=1.0, dimension=Dimension.CONCEPTUAL,
+            verdict=verdict(a)[0], misconception_id=verdict(a)[1]),)) for a, _ in rows]
+
+
+def test_denials_count_the_denied_misconception_named_on_every_item_that_attaches_it(bank: Bank) -> None:
+    targets = devsets._targets(bank)
+    item = next(i for i, (_, r) in targets.items() if r.criteria[0].misconceptions)
+    mid = targets[item][1].criteria[0].misconceptions[0]
+    one = {item: targets[item]}
+    recs = [{"misconception": mid, "negated": "It is wrongly read.", "corrected": "It is oddly read."}]
+    result = devsets.denials(_Naming(mid), one, recs)
+    assert result["negated"]["n"] == 1
+    assert result["negated"]["names_the_denied_misconception"] == 1.0
+    assert result["negated"]["named"] == [f"{item}/{mid}"]
+    # contradicted without naming it: counted apart
+    assert result["corrected"]["names_the_denied_misconception"] == 0.0
+    assert result["corrected"]["with_a_contradicted_criterion"] == 1.0

@@ -1,13 +1,15 @@
 """The domain dev sets under `devsets/` (see devsets/README.md), graded against the bank's rubrics.
 
-Four sets, written by hand for this purpose and read by nothing that trains or fits (a test checks that none of
+Five sets, written by hand for this purpose and read by nothing that trains or fits (a test checks that none of
 their texts is a training pair):
 - misconceptions held out of the catalogue: two statements per attached misconception, in a candidate's voice;
   each should be marked contradicted on every criterion the misconception is attached to (target >= 80%), and
   score below the rubric's "partial" level;
 - paraphrases: a colleague's answers written from the question alone; each should score strong;
 - flipped claims reusing the reference's words: each should score below "partial";
-- gaming answers (keyword lists, question copy, injection, off-topic, padding, vague): each should score low.
+- gaming answers (keyword lists, question copy, injection, off-topic, padding, vague): each should score low;
+- denials: two right statements per attached misconception that deny it (one with a negation, one stating the
+  correction plainly); none should be marked as stating the misconception it denies (`denials`).
 Every model answer of the bank should still score strong, and no sentence of a model answer or of a paraphrase,
 graded alone, should be marked contradicted (`sentence_precision`, `paraphrase_sentences`).
 """
@@ -31,6 +33,7 @@ from coach.grading.text import sentences
 
 DEFAULT_DIR = Path(__file__).resolve().parents[3] / "devsets"
 CONTRADICTED_TARGET = 0.8
+DENIAL_FORMS = ("negated", "corrected")
 
 
 class Grader(Protocol):
@@ -49,6 +52,7 @@ def texts(folder: Path = DEFAULT_DIR) -> list[str]:
     out = [s for r in load(folder, "misconceptions_heldout") for s in r["statements"]]
     for name in ("paraphrases", "flipped", "gaming"):
         out += [r["answer"] for r in load(folder, name)]
+    out += [r[form] for r in load(folder, "denials") for form in DENIAL_FORMS]
     return out
 
 
@@ -115,6 +119,32 @@ def evaluate(grader: Grader, bank: Bank, folder: Path = DEFAULT_DIR) -> dict[str
             block["by_kind"] = {k: _mean([s.value for s, r in zip(graded, recs, strict=True) if r["kind"] == k])
                                 for k in sorted({r["kind"] for r in recs})}
         out[name] = block
+    out["denials"] = denials(grader, targets, load(folder, "denials"))
+    return out
+
+
+def denials(grader: Grader, targets: dict[str, tuple[GradingTarget, Rubric]],
+            recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Precision of a named misconception: each right statement that denies a misconception, graded alone against
+    every item whose rubric attaches it. Naming the misconception it denies tells the candidate to unlearn what
+    they denied (the worst feedback); any other criterion marked contradicted is reported beside it."""
+    out: dict[str, Any] = {}
+    for form in DENIAL_FORMS:
+        rows, named = [], []
+        for r in recs:
+            for item_id, (target, rubric) in sorted(targets.items()):
+                if any(r["misconception"] in c.misconceptions for c in rubric.criteria):
+                    rows.append((r[form], target))
+                    named.append((item_id, r["misconception"]))
+        scores = grader.grade_many(rows)
+        names = [any(c.misconception_id == mid for c in s.criteria) for s, (_, mid) in zip(scores, named,
+                                                                                            strict=True)]
+        out[form] = {
+            "n": len(rows), "names_the_denied_misconception": _mean([float(x) for x in names]),
+            "with_a_contradicted_criterion": _mean(
+                [float(any(c.verdict == Verdict.CONTRADICTED for c in s.criteria)) for s in scores]),
+            "named": sorted(f"{item}/{mid}" for (item, mid), x in zip(named, names, strict=True) if x),
+        }
     return out
 
 

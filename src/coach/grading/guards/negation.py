@@ -173,6 +173,13 @@ def contradiction_votes(
     return contra, agree
 
 
+def negates(text: str) -> bool:
+    """Does the text say "no" anywhere: a negation that bears on a word, absorbed by a polar one ("no faster"),
+    or a leading "without"?"""
+    return any(c.neg_heads or c.negated_context or any(neg for signs in c.signs.values() for _, _, neg in signs)
+               for c in clauses(text))
+
+
 @lru_cache(maxsize=4096)
 def topic_stems(question: str) -> frozenset[str]:
     """Stems of the question, in the same normal form as clause stems."""

@@ -10,6 +10,7 @@ with a candidate), so a check costs little more than the bi-encoder alone. Pure:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from coach.grading.offline import criteria as crit
@@ -23,14 +24,20 @@ from coach.providers.base import PAIR_LABELS, PairScorer
 _CORRECT, _CONTRA = PAIR_LABELS.index("correct"), PAIR_LABELS.index("contradicts")
 
 
-def candidates(enc: Encoded, ctx: TargetContext, j: int) -> list[tuple[str, str]]:
-    """(misconception id, answer span) for each span that states a misconception attached to criterion j."""
+# (span, misconception id, context) -> does the span deny that misconception (the grader's `_denies`)
+Denial = Callable[[str, str, TargetContext], bool]
+
+
+def candidates(enc: Encoded, ctx: TargetContext, j: int, denies: Denial | None = None) -> list[tuple[str, str]]:
+    """(misconception id, answer span) for each span that states a misconception attached to criterion j
+    (and, given `denies`, does not deny it)."""
     spec = ctx.target.criteria[j]
     if not spec.misconceptions or not enc.spans:
         return []
     own = ctx.crit_own[j]
     found = ((crit.named_misconception(spec, span, enc, ctx.misconceptions, own), span) for span in enc.spans)
-    return [(mid, span) for mid, span in found if mid is not None]
+    return [(mid, span) for mid, span in found
+            if mid is not None and (denies is None or not denies(span, mid, ctx))]
 
 
 @dataclass(frozen=True)
@@ -48,19 +55,19 @@ class Candidates:
         return [(t, description) for t in self.rights[j]] + [(span, description) for _, span in self.by_criterion[j]]
 
 
-def find(enc: Encoded, ctx: TargetContext) -> Candidates:
+def find(enc: Encoded, ctx: TargetContext, denies: Denial | None = None) -> Candidates:
     """The answer's candidates for every criterion (none against a target built from a reference alone)."""
     n = len(ctx.target.criteria)
     if not ctx.target.from_rubric:
         return Candidates(((),) * n, ((),) * n)
-    cands = tuple(tuple(candidates(enc, ctx, j)) for j in range(n))
+    cands = tuple(tuple(candidates(enc, ctx, j, denies)) for j in range(n))
     rights = tuple(tuple(s) for s in criterion_spans(enc, ctx)) if any(cands) else ((),) * n
     return Candidates(cands, rights)
 
 
-def pairs_for(enc: Encoded, ctx: TargetContext) -> list[tuple[str, str]]:
+def pairs_for(enc: Encoded, ctx: TargetContext, denies: Denial | None = None) -> list[tuple[str, str]]:
     """Every pair `check` will read for this answer (so `prepare` can score a batch in one call)."""
-    found = find(enc, ctx)
+    found = find(enc, ctx, denies)
     return [p for j in range(len(ctx.target.criteria)) if found.by_criterion[j] for p in found.pairs(ctx, j)]
 
 

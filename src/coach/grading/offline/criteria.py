@@ -13,10 +13,11 @@ misconception's phrasing is not read as the misconception (`states_misconception
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from coach.grading.guards.negation import contradiction_votes, negates, topic_stems
 from coach.grading.offline.calibration import Verdicts
 from coach.grading.offline.cross import CriterionReading
 from coach.grading.offline.encoding import Encoded
@@ -119,3 +120,27 @@ def claim_states_misconception(claim_vecs: np.ndarray, mis_vecs: np.ndarray, own
     k = int(np.argmax(mis))
     own = float((claim_vecs[k] @ own_vecs.T).max()) if own_vecs.size else -1.0
     return own - float(mis[k]) < CRITERION_MARGIN
+
+
+# "not only X but also Y", "does not just X: it Y" assert X
+_NOT_ONLY = re.compile(r"\b(?:not|n't)\s+(?:only|just|merely|simply)\b", re.IGNORECASE)
+
+
+def denies_misconception(text: str, misconception: Sequence[str], question: str) -> bool:
+    """Does the text deny the misconception (its statement and phrasings): it says "no", and its clauses read,
+    by polarity, as the opposite of those texts more often than as agreeing? A statement and its denial look
+    alike to the bi-encoder: "a given request runs no faster" sits as close to "spreading one request over
+    several replicas cuts its latency" as a statement of it would. The negation guard (`guards/negation.py`)
+    marks a criterion contradicted when a sentence denies it; here it keeps a sentence that denies a
+    misconception from being read as stating it. The text must itself negate: opposite polar words alone
+    ("cutting TTFT" against "speeds up decoding") are how an answer restates a claim as often as how it denies
+    one."""
+    text = _NOT_ONLY.sub("", text)
+    if not negates(text):
+        return False
+    topic = topic_stems(question)
+    contra = agree = 0
+    for phrasing in misconception:
+        c, a = contradiction_votes(text, phrasing, topic)
+        contra, agree = contra + c, agree + a
+    return contra > agree

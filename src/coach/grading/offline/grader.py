@@ -149,7 +149,7 @@ class EmbeddingGrader:
             self.pair_scorer.score_pairs(batch_pairs(rows_enc, self.read_whole))
         elif self.checker is not None:  # only the contradiction candidates' pairs
             self.checker.score_pairs(list(dict.fromkeys(
-                p for enc, ctx in rows_enc for p in contradiction.pairs_for(enc, ctx))))
+                p for enc, ctx in rows_enc for p in contradiction.pairs_for(enc, ctx, self._denies))))
 
     def guard_report(self, answer: str, target: GradingTarget, enc: Encoded | None = None) -> Any:
         """What the anti-gaming guards make of an answer (a `GuardReport`), or None with the guards off.
@@ -244,6 +244,13 @@ class EmbeddingGrader:
         claim_vecs = np.stack([e.sent for e in self.encoder.encode(parts)])  # one batched pass for the clauses
         return crit.claim_states_misconception(claim_vecs, mis_vecs, own_vecs)
 
+    @staticmethod
+    def _denies(text: str, mid: str, ctx: TargetContext) -> bool:
+        """Does the text deny misconception `mid` (`criteria.denies_misconception`)?"""
+        spec = next((m for m in ctx.target.misconceptions if m.id == mid), None)
+        return spec is not None and crit.denies_misconception(text, (spec.statement, *spec.phrasings),
+                                                              ctx.target.question)
+
     def _criteria(self, match: Match, negated: dict[str, str], reading: CrossReading | None = None,
                   ) -> list[CriterionResult]:
         """Per criterion: a verdict with its evidence (the answer span, and what the cross-encoder judged).
@@ -258,13 +265,14 @@ class EmbeddingGrader:
                 mis_hits[mid] = (sim, where)
         results = []
         recalls, hards = match.crit_recall()
-        found = contradiction.find(enc, ctx) if self.checker is not None and reading is None else None
+        found = contradiction.find(enc, ctx, self._denies) if self.checker is not None and reading is None else None
         for j, spec in enumerate(ctx.target.criteria):
             sim = criterion_score(float(match.crit_cos[j]), float(recalls[j]), float(hards[j]))
             where = match.crit_where[j]
             near = [m for m in spec.misconceptions if m in mis_hits]
             hit = next((m for m in near if self._states_misconception(enc, mis_hits[m][1], ctx.misconceptions[m],
-                                                                      ctx.crit_own[j])), None)
+                                                                      ctx.crit_own[j])
+                        and not self._denies(enc.text, m, ctx)), None)
             phrased = enc.spans[mis_hits[hit][1]] if hit is not None and enc.spans else None  # the span matching it
             evidence = enc.spans[where] if enc.spans else None
             reason = ""

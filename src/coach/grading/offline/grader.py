@@ -281,6 +281,8 @@ class EmbeddingGrader:
                 verdict, reason = crit.judge(sim, read_j, v)
                 named = crit.named_misconception(spec, read_j.opposed.span, enc, ctx.misconceptions,
                                                  ctx.crit_own[j]) if verdict == Verdict.CONTRADICTED else None
+                if named is not None and self._denies(read_j.opposed.span, named, ctx):
+                    named = None  # the span read as the opposite denies the misconception it is near
                 if named is not None:  # read as the opposite, on a span that states a known misconception
                     hit, evidence = named, read_j.opposed.span
                 elif hit is not None and (verdict == Verdict.CONTRADICTED or crit.phrasing_stands(

@@ -3,9 +3,10 @@
 The bi-encoder decides what an answer covers; it cannot tell a statement from its opposite, so a span close to a
 misconception's phrasing is only a candidate. The cross-encoder reads each candidate against the criterion, as
 the full cross path does (`criteria.judge`), but nothing else: a span that states an attached misconception
-(`criteria.named_misconception`) and reads as the opposite, while none of the criterion's best spans reads as
-right, contradicts; a bi-encoder phrasing match it reads as right does not. Few pairs are read (only criteria
-with a candidate), so a check costs little more than the bi-encoder alone. Pure: the scorer is passed in.
+(`criteria.named_misconception`) without denying it (`criteria.denies_misconception`) and reads as the
+opposite, while none of the criterion's best spans reads as right, contradicts; a bi-encoder phrasing match it
+reads as right does not. Few pairs are read (only criteria with a candidate), so a check costs little more than
+the bi-encoder alone. Pure: the scorer is passed in.
 """
 
 from __future__ import annotations

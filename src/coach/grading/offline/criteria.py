@@ -8,7 +8,8 @@ to a catalogue phrasing of such a misconception and the cross-encoder does not r
 bi-encoder cannot tell a statement from its opposite). A bi-encoder match to the criterion alone earns at most
 "partial" when the cross-encoder reads the span as wrong. Without a cross-encoder (fakes, other embedders) the
 bi-encoder cuts decide as before. Either way, a span clearly closer to the criterion's own texts than to the
-misconception's phrasing is not read as the misconception (`states_misconception`)."""
+misconception's phrasing is not read as the misconception (`states_misconception`), nor is one that denies it
+(`denies_misconception`)."""
 
 from __future__ import annotations
 

@@ -272,6 +272,7 @@ class EmbeddingGrader:
             near = [m for m in spec.misconceptions if m in mis_hits]
             hit = next((m for m in near if self._states_misconception(enc, mis_hits[m][1], ctx.misconceptions[m],
                                                                       ctx.crit_own[j])
+                        # the whole answer: the match may be the answer's vector, not its closest span's
                         and not self._denies(enc.text, m, ctx)), None)
             phrased = enc.spans[mis_hits[hit][1]] if hit is not None and enc.spans else None  # the span matching it
             evidence = enc.spans[where] if enc.spans else None

@@ -52,15 +52,24 @@ def test_dev_set_targets_carry_the_numeric_checks_the_app_grades_with(bank: Bank
 
 
 class _Scripted:
-    """Marks criterion c1 contradicted on any sentence that says "wrongly"."""
+    """Marks criterion c1 contradicted on any sentence that says "wrongly", naming misconception `mid` there (when
+    given), and contradicted without a name on "oddly"."""
+
+    def __init__(self, mid: str | None = None) -> None:
+        self.mid = mid
 
     def grade_many(self, rows):  # type: ignore[no-untyped-def]
         from coach.grading.score import CriterionResult, Score, Verdict
         from coach.vocab import Dimension
 
+        def verdict(answer: str) -> tuple[Verdict, str | None]:
+            if "wrongly" in answer:
+                return Verdict.CONTRADICTED, self.mid
+            return (Verdict.CONTRADICTED, None) if "oddly" in answer else (Verdict.MET, None)
+
         return [Score(value=0.5, source="embedding", criteria=(CriterionResult(
             criterion_id="c1", description="d", weight=1.0, dimension=Dimension.CONCEPTUAL,
-            verdict=Verdict.CONTRADICTED if "wrongly" in answer else Verdict.MET),)) for answer, _ in rows]
+            verdict=verdict(a)[0], misconception_id=verdict(a)[1]),)) for a, _ in rows]
 
 
 def test_sentence_precision_counts_each_model_answer_sentence_read_as_contradicted(bank: Bank) -> None:
@@ -91,34 +100,13 @@ def test_every_attached_misconception_has_a_negated_and_a_corrected_denial(bank:
     assert all(denials[m][form].strip() for m in attached for form in devsets.DENIAL_FORMS)
 
 
-class _Naming:
-    """Names misconception `mid` on criterion c1 of any text that says "wrongly"; contradicts c1 with no name on
-    "oddly"."""
-
-    def __init__(self, mid: str) -> None:
-        self.mid = mid
-
-    def grade_many(self, rows):  # type: ignore[no-untyped-def]
-        from coach.grading.score import CriterionResult, Score, Verdict
-        from coach.vocab import Dimension
-
-        def verdict(answer: str) -> tuple[Verdict, str | None]:
-            if "wrongly" in answer:
-                return Verdict.CONTRADICTED, self.mid
-            return (Verdict.CONTRADICTED, None) if "oddly" in answer else (Verdict.MET, None)
-
-        return [Score(value=0.5, source="embedding", criteria=(CriterionResult(
-            criterion_id="c1", description="d", weight=1.0, dimension=Dimension.CONCEPTUAL,
-            verdict=verdict(a)[0], misconception_id=verdict(a)[1]),)) for a, _ in rows]
-
-
 def test_denials_count_the_denied_misconception_named_on_every_item_that_attaches_it(bank: Bank) -> None:
     targets = devsets._targets(bank)
     item = next(i for i, (_, r) in targets.items() if r.criteria[0].misconceptions)
     mid = targets[item][1].criteria[0].misconceptions[0]
     one = {item: targets[item]}
     recs = [{"misconception": mid, "negated": "It is wrongly read.", "corrected": "It is oddly read."}]
-    result = devsets.denials(_Naming(mid), one, recs)
+    result = devsets.denials(_Scripted(mid), one, recs)
     assert result["negated"]["n"] == 1
     assert result["negated"]["names_the_denied_misconception"] == 1.0
     assert result["negated"]["named"] == [f"{item}/{mid}"]

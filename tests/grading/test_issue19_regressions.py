@@ -101,12 +101,6 @@ def _sentence(bank: Bank, item_id: str, params: dict[str, str], opening: str) ->
     return sentence, target.model_copy(update={"reference": target.reference.replace(sentence, "")})
 
 
-@pytest.fixture(params=["grader", "checked_grader"])
-def default_path(request):  # type: ignore[no-untyped-def]
-    """The bi-encoder path, alone and with the cross-encoder checking contradiction candidates (the app's)."""
-    return request.getfixturevalue(request.param)
-
-
 @pytest.mark.parametrize(("item_id", "params", "opening"), RIGHT_SENTENCES, ids=[c[0] for c in RIGHT_SENTENCES])
 def test_a_right_sentence_is_not_read_as_a_misconception(bank: Bank, default_path, item_id: str,  # type: ignore[no-untyped-def]
                                                          params: dict[str, str], opening: str) -> None:

@@ -48,12 +48,6 @@ def test_opposite_polar_words_alone_are_no_denial(bank: Bank) -> None:
     assert not denies_misconception(text, _texts(bank, "ms-prefix-hit-speeds-decode"), "Why?")
 
 
-@pytest.fixture(params=["grader", "checked_grader"])
-def default_path(request):  # type: ignore[no-untyped-def]
-    """The bi-encoder path, alone and with the cross-encoder checking contradiction candidates (the app's)."""
-    return request.getfixturevalue(request.param)
-
-
 @pytest.mark.parametrize(("item_id", "answer", "mid"), [
     ("mp-dp-replicas-short", DP_DENIAL, "dp-replicas-cut-latency"),
     ("ms-prefix-hit-decode", PREFIX_DENIAL, "ms-prefix-hit-speeds-decode"),

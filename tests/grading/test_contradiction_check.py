@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from coach.grading.offline import contradiction
 from coach.grading.offline.calibration import Verdicts, shipped_params
 from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.score import Verdict
@@ -74,4 +75,47 @@ def test_only_candidates_are_read_and_a_right_answer_costs_no_pair(embedder) -> 
     grader.grade_many([(GOOD, RUBRIC)])
     assert scorer.calls == []  # nothing in it states a misconception
     grader.grade_many([(CANDIDATE, RUBRIC)])
-    assert scorer.calls and {b for _, b in scorer.calls} == {RUBRIC.criteria[0].description}
+    spec = RUBRIC.criteria[0]  # the one the misconception is attached to, read through all its texts
+    assert scorer.calls and {b for _, b in scorer.calls} == {spec.description, *spec.phrasings}
+
+
+def test_a_phrasing_match_not_read_as_the_opposite_names_nothing_and_earns_at_most_partial(embedder) -> None:  # type: ignore[no-untyped-def]
+    right = "Each GPU computes a partial sum of the layer output."
+    answer = f"{right} An all-gather just concatenates the outputs of the GPUs."
+    scorer = Reads([("all-gather", NEUTRAL)])
+    assert _partial_sums(EmbeddingGrader(embedder, checker=scorer), right).verdict == Verdict.MET
+    doubted = _partial_sums(EmbeddingGrader(embedder, checker=scorer), answer)
+    assert doubted.verdict == Verdict.PARTIAL and doubted.misconception_id is None
+    confirmed = _partial_sums(EmbeddingGrader(embedder, checker=Reads([("all-gather", OPPOSITE)])), answer)
+    assert confirmed.verdict == Verdict.CONTRADICTED and confirmed.misconception_id == "allgather"
+
+
+class ReadsByReference:
+    """Reads a pair by the first rule whose word is in the reference text."""
+
+    name = "scripted"
+
+    def __init__(self, rules: Sequence[tuple[str, tuple[float, ...]]], default: tuple[float, ...]) -> None:
+        self.rules, self.default = rules, default
+
+    def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
+        return np.array([next((p for w, p in self.rules if w in b), self.default) for _, b in pairs],
+                        dtype=np.float32)
+
+
+IRRELEVANT = (0.02, 0.02, 0.3, 0.66)
+
+
+def test_the_reading_leaves_out_the_criterion_texts_the_span_does_not_speak_to() -> None:
+    spec = RUBRIC.criteria[0]
+    word = "added"  # only its last text has it
+    assert not any(word in t for t in (spec.description, *spec.phrasings[:-1]))
+    reading = contradiction.criterion_reading("a span", spec, ReadsByReference([(word, OPPOSITE)], IRRELEVANT))
+    assert np.allclose(reading, OPPOSITE) and contradiction.reads_as_opposite(reading, Verdicts())
+    # read as irrelevant to every text: the mean, which says irrelevant, not the opposite
+    nowhere = contradiction.criterion_reading("a span", spec, ReadsByReference([], IRRELEVANT))
+    assert np.allclose(nowhere, IRRELEVANT) and not contradiction.reads_as_opposite(nowhere, Verdicts())
+    # on topic with two texts, read as right by one of them: the two are averaged, and right outweighs
+    mixed = contradiction.criterion_reading(
+        "a span", spec, ReadsByReference([(word, OPPOSITE), (spec.description, RIGHT)], IRRELEVANT))
+    assert not contradiction.reads_as_opposite(mixed, Verdicts())

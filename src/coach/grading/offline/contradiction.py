@@ -1,18 +1,21 @@
 """The cross-encoder as a check on contradiction alone, on the bi-encoder path (the default).
 
 The bi-encoder decides what an answer covers; it cannot tell a statement from its opposite, so a span close to a
-misconception's phrasing is only a candidate. The cross-encoder reads each candidate against the criterion, as
-the full cross path does (`criteria.judge`), but nothing else: a span that states an attached misconception
-(`criteria.named_misconception`) without denying it (`criteria.denies_misconception`) and reads as the
-opposite, while none of the criterion's best spans reads as right, contradicts; a bi-encoder phrasing match it
-reads as right does not. Few pairs are read (only criteria with a candidate), so a check costs little more than
-the bi-encoder alone. Pure: the scorer is passed in.
+misconception's phrasing is only a candidate. The cross-encoder reads each candidate against the criterion
+(`criterion_reading`: its description and phrasings together), but nothing else: a span that states an attached
+misconception (`criteria.named_misconception`) without denying it (`criteria.denies_misconception`) and reads as
+the opposite (`reads_as_opposite`), while none of the criterion's best spans reads as right, contradicts. The
+grader holds a bi-encoder phrasing match to the same reading: one it reads as right is vetoed, and one it does
+not read as the opposite names nothing. Few pairs are read (only criteria with a candidate), so a check costs
+little more than the bi-encoder alone. Pure: the scorer is passed in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+
+import numpy as np
 
 from coach.grading.offline import criteria as crit
 from coach.grading.offline.calibration import Verdicts
@@ -22,7 +25,7 @@ from coach.grading.offline.features import TargetContext
 from coach.grading.target import CriterionSpec
 from coach.providers.base import PAIR_LABELS, PairScorer
 
-_CORRECT, _CONTRA = PAIR_LABELS.index("correct"), PAIR_LABELS.index("contradicts")
+_CORRECT, _CONTRA, _IRRELEVANT = (PAIR_LABELS.index(x) for x in ("correct", "contradicts", "irrelevant"))
 
 
 # (span, misconception id, context) -> does the span deny that misconception (the grader's `_denies`)
@@ -51,9 +54,11 @@ class Candidates:
     rights: tuple[tuple[str, ...], ...]
 
     def pairs(self, ctx: TargetContext, j: int) -> list[tuple[str, str]]:
-        """The pairs criterion j's check reads: its best spans, then its candidates, each against its description."""
-        description = ctx.target.criteria[j].description
-        return [(t, description) for t in self.rights[j]] + [(span, description) for _, span in self.by_criterion[j]]
+        """The pairs criterion j's check reads: its best spans against its description, then its candidates
+        against each of its texts (`criterion_reading`)."""
+        spec = ctx.target.criteria[j]
+        return [(t, spec.description) for t in self.rights[j]] + [
+            p for _, span in self.by_criterion[j] for p in reading_pairs(span, spec)]
 
 
 def find(enc: Encoded, ctx: TargetContext, denies: Denial | None = None) -> Candidates:
@@ -79,13 +84,36 @@ def check(found: Candidates, ctx: TargetContext, j: int, scorer: PairScorer, v: 
     cands, rights = found.by_criterion[j], found.rights[j]
     if not cands:
         return None
-    probs = scorer.score_pairs(found.pairs(ctx, j))
-    if float(probs[: len(rights), _CORRECT].max(initial=0.0)) >= v.xe_right:
+    spec = ctx.target.criteria[j]
+    probs = scorer.score_pairs([(t, spec.description) for t in rights])
+    if float(probs[:, _CORRECT].max(initial=0.0)) >= v.xe_right:
         return None  # the model reads the point as made: one span read as wrong beside it is its doubt
-    for (mid, span), p in zip(cands, probs[len(rights):], strict=True):
-        if p[_CONTRA] >= v.xe_contra and p[_CONTRA] > p[_CORRECT]:
-            return mid, span, f"read as stating the opposite ({float(p[_CONTRA]):.0%})"
+    for mid, span in cands:
+        reading = criterion_reading(span, spec, scorer)
+        if reads_as_opposite(reading, v):
+            return mid, span, f"read as stating the opposite ({float(reading[_CONTRA]):.0%})"
     return None
+
+
+def reading_pairs(span: str, spec: CriterionSpec) -> list[tuple[str, str]]:
+    return [(span, text) for text in (spec.description, *spec.phrasings)]
+
+
+def criterion_reading(span: str, spec: CriterionSpec, scorer: PairScorer) -> np.ndarray:
+    """The cross-encoder's reading of a span against a criterion: its label probabilities averaged over the
+    criterion's description and phrasings, leaving out the texts it reads the span as irrelevant to (all of them
+    when it reads it so against every one). A criterion's texts often make several points, and a misconception
+    bears on one: "the layout does not change KV capacity" speaks to "the weights are duplicated in every
+    replica", not to "a request's latency does not improve". One text read alone says less: the model reads many
+    right in-domain sentences as contradicting one of them."""
+    probs = scorer.score_pairs(reading_pairs(span, spec))
+    on_topic = probs[np.argmax(probs, axis=1) != _IRRELEVANT]
+    return (on_topic if len(on_topic) else probs).mean(axis=0)
+
+
+def reads_as_opposite(reading: np.ndarray, v: Verdicts) -> bool:
+    """Does a `criterion_reading` say "contradicts", surely (`xe_contra`) and more than "correct"?"""
+    return bool(reading[_CONTRA] >= v.xe_contra and reading[_CONTRA] > reading[_CORRECT])
 
 
 def read_as_right(span: str, spec: CriterionSpec, scorer: PairScorer, v: Verdicts) -> bool:

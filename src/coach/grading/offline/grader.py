@@ -297,9 +297,13 @@ class EmbeddingGrader:
                     hit = None
                     evidence = read_j.best.span if verdict != Verdict.MISSED else None
             else:
-                if hit is not None and self.checker is not None and contradiction.read_as_right(
-                        phrased or enc.text, spec, self.checker, v):
-                    hit = None  # the cross-encoder reads the phrasing match as right: it vetoes
+                unconfirmed = False  # a phrasing match the cross-encoder neither vetoes nor reads as the opposite
+                if hit is not None and self.checker is not None:
+                    if contradiction.read_as_right(phrased or enc.text, spec, self.checker, v):
+                        hit = None  # the cross-encoder reads the phrasing match as right: it vetoes
+                    elif not contradiction.reads_as_opposite(
+                            contradiction.criterion_reading(phrased or enc.text, spec, self.checker), v):
+                        hit, unconfirmed = None, True
                 # the negation guard reads a sentence as stating the opposite of this point: that one is the
                 # evidence, and another sentence the models place near a misconception names nothing
                 guard_span = negated.get(spec.id)
@@ -318,6 +322,8 @@ class EmbeddingGrader:
                     reason = "states the opposite of this point"
                 else:
                     verdict, _ = crit.judge(sim, None, v)
+                    if unconfirmed and verdict == Verdict.MET:  # close to a misconception, and the doubt stays
+                        verdict = Verdict.PARTIAL
                     evidence = None if verdict == Verdict.MISSED else evidence
             results.append(CriterionResult(
                 criterion_id=spec.id, description=spec.description, weight=spec.weight, dimension=spec.dimension,

@@ -34,6 +34,15 @@ def test_scores_are_probabilities_independent_of_the_batch(pair_scorer) -> None:
     assert np.array_equal(together, alone)
 
 
+def test_a_pair_scores_the_same_whatever_the_number_of_rows_of_its_pass(pair_scorer) -> None:  # type: ignore[no-untyped-def]
+    # 21 pairs of one padded length run as a pass of 16 rows and one of 8 (the last 5); one alone, a pass of 4
+    pairs = [(f"span number {i + 10} about GPUs", REF) for i in range(21)]
+    together = pair_scorer.score_pairs(pairs)
+    for i in (0, 15, 16, 20):
+        pair_scorer._cache.clear()
+        assert np.array_equal(pair_scorer.score_pairs([pairs[i]])[0], together[i])
+
+
 def test_it_tells_a_paraphrase_from_an_unrelated_text(pair_scorer) -> None:  # type: ignore[no-untyped-def]
     right, off = pair_scorer.score_pairs([
         ("The first matrix is divided by columns, the second one by rows.", REF),

@@ -27,8 +27,10 @@ from coach.providers.st_embedder import model_path
 ADAPTER_FOLDER = "cross_encoder"
 META_FILE = "cross_encoder.json"
 MAX_LENGTH = 256  # tokens of a pair; the longer text of a pair too long is cut from its end
-# Like embed_full: passes of a fixed shape (rows, padded length), so a pair's scores never depend on its batch.
-_ROWS = 16
+# Like embed_full: passes of a few fixed shapes (rows, padded length), so a pair's scores never depend on its
+# batch. A pass of 4, 8 or 16 rows gives a row bitwise the same scores (1 or 2 rows do not: another kernel), so a
+# short group runs in the smallest of those rather than filling 16 rows with padding.
+_ROWS = (4, 8, 16)
 _TOKENS = 1024
 _STEP = 8
 
@@ -98,9 +100,10 @@ class CrossEncoderScorer:
             groups[min(MAX_LENGTH, -(-len(ids) // _STEP) * _STEP)].append(i)
         out: list[np.ndarray | None] = [None] * len(pairs)
         for length, members in groups.items():
-            rows = max(1, min(_ROWS, _TOKENS // length))
-            for start in range(0, len(members), rows):
-                chunk = members[start : start + rows]
+            most = max(r for r in _ROWS if r <= max(_ROWS[0], _TOKENS // length))
+            for start in range(0, len(members), most):
+                chunk = members[start : start + most]
+                rows = next(r for r in _ROWS if r >= min(len(chunk), most))
                 ids = torch.zeros((rows, length), dtype=torch.long)
                 mask = torch.zeros((rows, length), dtype=torch.long)
                 types = torch.zeros((rows, length), dtype=torch.long)

@@ -109,6 +109,17 @@ def test_embed_full_is_bit_identical_alone_and_in_a_batch(embedder) -> None:  # 
     assert float(alone[3] @ embedder.embed([texts[1]])[0]) > 0.9999
 
 
+def test_a_text_is_bit_identical_whatever_the_number_of_rows_of_its_pass(embedder) -> None:  # type: ignore[no-untyped-def]
+    # 21 texts of one padded length run as a pass of 16 rows and one of 8 (the last 5); one alone, a pass of 4
+    texts = [f"filler sentence number {i + 10} about GPUs" for i in range(21)]
+    lengths = {len(embedder._model.tokenizer(t)["input_ids"]) for t in texts}
+    assert len(lengths) == 1
+    batch = embedder.embed_full(texts)
+    for i in (0, 15, 16, 20):
+        alone = embedder.embed_full([texts[i]])[0]
+        assert all(np.array_equal(alone[k], batch[i][k]) for k in (2, 3, 4))
+
+
 def test_long_texts_are_bit_identical_alone_and_among_texts_of_their_length(embedder) -> None:  # type: ignore[no-untyped-def]
     # long texts take fewer rows per pass; their vectors must still not depend on the other texts
     longs = [" ".join([GOOD] * 2) + f" Case {i}." for i in range(6)]  # 87 pieces: 5 rows a pass

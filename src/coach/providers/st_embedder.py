@@ -26,8 +26,10 @@ ALIGN_LAYER = 3
 # its batch; sequence lengths are padded up to a multiple of the step. A pass takes up to 16 rows and 512 tokens:
 # fixed 8-row passes ran many tiny passes for short texts and mostly dummy rows for rare long lengths. Mohler's
 # answers and targets, 6 interleaved runs on the 2-core machine: median 14.2 s (8 rows) -> 12.5 s; the 150
-# longest answers 3.05 s -> 2.3 s. (Fixed 16 or 32 rows, with no token bound, were slower than 8.)
-_FULL_BATCH = 16
+# longest answers 3.05 s -> 2.3 s. (Fixed 16 or 32 rows, with no token bound, were slower than 8.) A group's last
+# pass takes 4, 8 or 16 rows, the fewest that hold it: a row's vectors are bitwise the same in any of those.
+_PASS_ROWS = (4, 8, 16)
+_FULL_BATCH = _PASS_ROWS[-1]
 _FULL_TOKENS = 512
 _FULL_STEP = 4
 # vectors differ in the last bits between layouts
@@ -126,11 +128,12 @@ class SentenceTransformerEmbedder:
             groups[min(max_len, -(-n // _FULL_STEP) * _FULL_STEP)].append(i)
         out: list[FullEncoding | None] = [None] * len(texts)
         for length, members in groups.items():
-            rows_per_pass = _rows_per_pass(length)
-            for start in range(0, len(members), rows_per_pass):
-                chunk = members[start : start + rows_per_pass]
-                ids = torch.zeros((rows_per_pass, length), dtype=torch.long)
-                mask = torch.zeros((rows_per_pass, length), dtype=torch.long)
+            most = _rows_per_pass(length)
+            for start in range(0, len(members), most):
+                chunk = members[start : start + most]
+                rows = min(most, next(r for r in _PASS_ROWS if r >= len(chunk)))
+                ids = torch.zeros((rows, length), dtype=torch.long)
+                mask = torch.zeros((rows, length), dtype=torch.long)
                 mask[:, 0] = 1
                 for row, i in enumerate(chunk):
                     seq = encoded[i]["input_ids"]

@@ -22,15 +22,15 @@ import numpy as np
 
 from coach.errors import ProviderError
 from coach.providers.base import PAIR_LABELS, Matrix
+from coach.providers.passes import exact_ladder, pass_rows
 from coach.providers.st_embedder import model_path
 
 ADAPTER_FOLDER = "cross_encoder"
 META_FILE = "cross_encoder.json"
 MAX_LENGTH = 256  # tokens of a pair; the longer text of a pair too long is cut from its end
 # Like embed_full: passes of a few fixed shapes (rows, padded length), so a pair's scores never depend on its
-# batch. A pass of 4, 8 or 16 rows gives a row bitwise the same scores (1 or 2 rows do not: another kernel), so a
-# short group runs in the smallest of those rather than filling 16 rows with padding.
-_ROWS = (4, 8, 16)
+# batch (`passes.py`).
+_ROWS = 16
 _TOKENS = 1024
 _STEP = 8
 
@@ -78,6 +78,7 @@ class CrossEncoderScorer:
         self._cache_size = cache_size
         self._lock = threading.Lock()
         self.forward_rows = 0  # pairs actually run through the model (for the bench)
+        self._rows: tuple[int, ...] | None = None  # pass sizes exact on this machine (`passes.exact_ladder`)
 
     def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
         missing = [p for p in dict.fromkeys(pairs) if p not in self._cache]
@@ -93,31 +94,41 @@ class CrossEncoderScorer:
                          for p in pairs]).astype(np.float32)
 
     def _forward(self, pairs: list[tuple[str, str]]) -> list[np.ndarray]:
-        torch = self._torch
         enc = [self._tokenizer(a, b, truncation="longest_first", max_length=MAX_LENGTH)["input_ids"] for a, b in pairs]
         groups: dict[int, list[int]] = defaultdict(list)
         for i, ids in enumerate(enc):
             groups[min(MAX_LENGTH, -(-len(ids) // _STEP) * _STEP)].append(i)
         out: list[np.ndarray | None] = [None] * len(pairs)
+        ladder = self._ladder()
         for length, members in groups.items():
-            most = max(r for r in _ROWS if r <= max(_ROWS[0], _TOKENS // length))
+            most = max(1, min(_ROWS, _TOKENS // length))
             for start in range(0, len(members), most):
                 chunk = members[start : start + most]
-                rows = next(r for r in _ROWS if r >= min(len(chunk), most))
-                ids = torch.zeros((rows, length), dtype=torch.long)
-                mask = torch.zeros((rows, length), dtype=torch.long)
-                types = torch.zeros((rows, length), dtype=torch.long)
-                mask[:, 0] = 1
-                for r, i in enumerate(chunk):
-                    seq = enc[i]
-                    ids[r, : len(seq)] = torch.tensor(seq)
-                    mask[r, : len(seq)] = 1
-                    sep = seq.index(self._tokenizer.sep_token_id) + 1
-                    types[r, sep : len(seq)] = 1
-                with torch.inference_mode():
-                    logits = self._model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
-                probs = torch.softmax(logits.float(), dim=-1).numpy()
+                probs = self._pass([enc[i] for i in chunk], pass_rows(len(chunk), most, ladder), length)
                 self.forward_rows += len(chunk)
                 for r, i in enumerate(chunk):
                     out[i] = probs[r].astype(np.float32)
         return [o for o in out if o is not None]
+
+    def _pass(self, seqs: list[list[int]], rows: int, length: int) -> np.ndarray:
+        """Label probabilities of the token sequences, run as one pass of (rows, length) padded with dummy rows."""
+        torch = self._torch
+        ids = torch.zeros((rows, length), dtype=torch.long)
+        mask = torch.zeros((rows, length), dtype=torch.long)
+        types = torch.zeros((rows, length), dtype=torch.long)
+        mask[:, 0] = 1
+        for r, seq in enumerate(seqs):
+            ids[r, : len(seq)] = torch.tensor(seq)
+            mask[r, : len(seq)] = 1
+            sep = seq.index(self._tokenizer.sep_token_id) + 1
+            types[r, sep : len(seq)] = 1
+        with torch.inference_mode():
+            logits = self._model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
+        return np.asarray(torch.softmax(logits.float(), dim=-1).numpy()[: len(seqs)])
+
+    def _ladder(self) -> tuple[int, ...]:
+        if self._rows is None:
+            probe = self._tokenizer("a probe span", "a probe reference")["input_ids"]
+            length = -(-len(probe) // _STEP) * _STEP
+            self._rows = exact_ladder(lambda rows: self._pass([probe], rows, length)[0])
+        return self._rows

@@ -13,6 +13,7 @@ import numpy as np
 
 from coach.errors import ProviderError
 from coach.providers.base import FullEncoding, Matrix
+from coach.providers.passes import exact_ladder, pass_rows
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 
@@ -26,10 +27,9 @@ ALIGN_LAYER = 3
 # its batch; sequence lengths are padded up to a multiple of the step. A pass takes up to 16 rows and 512 tokens:
 # fixed 8-row passes ran many tiny passes for short texts and mostly dummy rows for rare long lengths. Mohler's
 # answers and targets, 6 interleaved runs on the 2-core machine: median 14.2 s (8 rows) -> 12.5 s; the 150
-# longest answers 3.05 s -> 2.3 s. (Fixed 16 or 32 rows, with no token bound, were slower than 8.) A group's last
-# pass takes 4, 8 or 16 rows, the fewest that hold it: a row's vectors are bitwise the same in any of those.
-_PASS_ROWS = (4, 8, 16)
-_FULL_BATCH = _PASS_ROWS[-1]
+# longest answers 3.05 s -> 2.3 s. (Fixed 16 or 32 rows, with no token bound, were slower than 8.) A group's last,
+# short pass takes fewer rows where that changes no bit (`passes.py`).
+_FULL_BATCH = 16
 _FULL_TOKENS = 512
 _FULL_STEP = 4
 # vectors differ in the last bits between layouts
@@ -69,6 +69,7 @@ class SentenceTransformerEmbedder:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self._rows: tuple[int, ...] | None = None  # pass sizes exact on this machine (`passes.exact_ladder`)
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
@@ -116,10 +117,7 @@ class SentenceTransformerEmbedder:
         Texts are grouped by padded length and run in batches of a fixed shape (short batches are filled
         with dummy rows), so a text's vectors are bit-identical whether it is encoded alone or with others.
         """
-        import torch
-
         tokenizer = self._model.tokenizer
-        model = self._model[0].auto_model
         max_len = int(self._model.max_seq_length)
         encoded = [tokenizer(t, truncation=True, max_length=max_len, return_offsets_mapping=True) for t in texts]
         groups: dict[int, list[int]] = defaultdict(list)
@@ -127,23 +125,13 @@ class SentenceTransformerEmbedder:
             n = len(enc["input_ids"])
             groups[min(max_len, -(-n // _FULL_STEP) * _FULL_STEP)].append(i)
         out: list[FullEncoding | None] = [None] * len(texts)
+        ladder = self._ladder()
         for length, members in groups.items():
             most = _rows_per_pass(length)
             for start in range(0, len(members), most):
                 chunk = members[start : start + most]
-                rows = min(most, next(r for r in _PASS_ROWS if r >= len(chunk)))
-                ids = torch.zeros((rows, length), dtype=torch.long)
-                mask = torch.zeros((rows, length), dtype=torch.long)
-                mask[:, 0] = 1
-                for row, i in enumerate(chunk):
-                    seq = encoded[i]["input_ids"]
-                    ids[row, : len(seq)] = torch.tensor(seq)
-                    mask[row, : len(seq)] = 1
-                with torch.inference_mode():
-                    result = model(input_ids=ids, attention_mask=mask, token_type_ids=torch.zeros_like(ids),
-                                   output_hidden_states=True)
-                hidden = result.last_hidden_state.numpy()
-                inner = result.hidden_states[ALIGN_LAYER].numpy()
+                seqs = [encoded[i]["input_ids"] for i in chunk]
+                hidden, inner = self._pass(seqs, pass_rows(len(chunk), most, ladder), length)
                 for row, i in enumerate(chunk):
                     n = len(encoded[i]["input_ids"])
                     mat = hidden[row, :n].astype(np.float32)
@@ -155,6 +143,31 @@ class SentenceTransformerEmbedder:
                     spans = [(int(a), int(b)) for a, b in encoded[i]["offset_mapping"][1 : n - 1]]
                     out[i] = (pieces, spans, toks, sent.astype(np.float32), align)
         return [o for o in out if o is not None]
+
+
+    def _pass(self, seqs: list[list[int]], rows: int, length: int) -> tuple[np.ndarray, np.ndarray]:
+        """Last hidden states and those of ALIGN_LAYER for the token sequences, run as one pass of (rows, length)
+        padded with dummy rows."""
+        import torch
+
+        ids = torch.zeros((rows, length), dtype=torch.long)
+        mask = torch.zeros((rows, length), dtype=torch.long)
+        mask[:, 0] = 1
+        for row, seq in enumerate(seqs):
+            ids[row, : len(seq)] = torch.tensor(seq)
+            mask[row, : len(seq)] = 1
+        with torch.inference_mode():
+            result = self._model[0].auto_model(input_ids=ids, attention_mask=mask,
+                                               token_type_ids=torch.zeros_like(ids), output_hidden_states=True)
+        return result.last_hidden_state.numpy(), result.hidden_states[ALIGN_LAYER].numpy()
+
+    def _ladder(self) -> tuple[int, ...]:
+        if self._rows is None:
+            probe = self._model.tokenizer("a probe text")["input_ids"]
+            length = -(-len(probe) // _FULL_STEP) * _FULL_STEP
+            self._rows = exact_ladder(lambda rows: np.concatenate(
+                [states[0].ravel() for states in self._pass([probe], rows, length)]))
+        return self._rows
 
 
 def _rows_per_pass(length: int) -> int:

@@ -22,7 +22,7 @@ import numpy as np
 
 from coach.errors import ProviderError
 from coach.providers.base import PAIR_LABELS, Matrix
-from coach.providers.passes import exact_ladder, pass_rows
+from coach.providers.passes import exact_ladder, padded, pass_rows
 from coach.providers.st_embedder import model_path
 
 ADAPTER_FOLDER = "cross_encoder"
@@ -113,15 +113,10 @@ class CrossEncoderScorer:
     def _pass(self, seqs: list[list[int]], rows: int, length: int) -> np.ndarray:
         """Label probabilities of the token sequences, run as one pass of (rows, length) padded with dummy rows."""
         torch = self._torch
-        ids = torch.zeros((rows, length), dtype=torch.long)
-        mask = torch.zeros((rows, length), dtype=torch.long)
+        ids, mask = padded(seqs, rows, length)
         types = torch.zeros((rows, length), dtype=torch.long)
-        mask[:, 0] = 1
-        for r, seq in enumerate(seqs):
-            ids[r, : len(seq)] = torch.tensor(seq)
-            mask[r, : len(seq)] = 1
-            sep = seq.index(self._tokenizer.sep_token_id) + 1
-            types[r, sep : len(seq)] = 1
+        for r, seq in enumerate(seqs):  # the second text of each pair
+            types[r, seq.index(self._tokenizer.sep_token_id) + 1 : len(seq)] = 1
         with torch.inference_mode():
             logits = self._model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
         return np.asarray(torch.softmax(logits.float(), dim=-1).numpy()[: len(seqs)])

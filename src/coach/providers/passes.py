@@ -9,7 +9,8 @@ once per model on the machine at hand and keeps only the sizes that agree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -26,3 +27,17 @@ def exact_ladder(run: Callable[[int], np.ndarray]) -> tuple[int, ...]:
 def pass_rows(members: int, most: int, ladder: tuple[int, ...]) -> int:
     """Rows of the pass that runs `members` rows of a group whose full passes take `most`."""
     return min(most, next((r for r in ladder if r >= members), most))
+
+
+def padded(seqs: Sequence[Sequence[int]], rows: int, length: int) -> tuple[Any, Any]:
+    """Token ids and attention mask of one pass of (rows, length): the sequences, then dummy rows (only their
+    first position attended, so that no row is empty)."""
+    import torch
+
+    ids = torch.zeros((rows, length), dtype=torch.long)
+    mask = torch.zeros((rows, length), dtype=torch.long)
+    mask[:, 0] = 1
+    for row, seq in enumerate(seqs):
+        ids[row, : len(seq)] = torch.tensor(seq)
+        mask[row, : len(seq)] = 1
+    return ids, mask

@@ -13,7 +13,7 @@ import numpy as np
 
 from coach.errors import ProviderError
 from coach.providers.base import FullEncoding, Matrix
-from coach.providers.passes import exact_ladder, pass_rows
+from coach.providers.passes import exact_ladder, padded, pass_rows
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 
@@ -150,12 +150,7 @@ class SentenceTransformerEmbedder:
         padded with dummy rows."""
         import torch
 
-        ids = torch.zeros((rows, length), dtype=torch.long)
-        mask = torch.zeros((rows, length), dtype=torch.long)
-        mask[:, 0] = 1
-        for row, seq in enumerate(seqs):
-            ids[row, : len(seq)] = torch.tensor(seq)
-            mask[row, : len(seq)] = 1
+        ids, mask = padded(seqs, rows, length)
         with torch.inference_mode():
             result = self._model[0].auto_model(input_ids=ids, attention_mask=mask,
                                                token_type_ids=torch.zeros_like(ids), output_hidden_states=True)

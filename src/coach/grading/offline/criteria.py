@@ -4,11 +4,11 @@
 either the cross-encoder reads a span as the opposite while no span reads as right, and that span states a
 misconception attached to the criterion (close to one of its phrasings, MISCONCEPTION_NAMED: the model also reads
 many right in-domain sentences as "contradicts", so its reading alone names nothing), or a span is close to a
-catalogue phrasing of such a misconception and the cross-encoder does not read it as right (it vetoes: the bi-
-encoder cannot tell a statement from its opposite; on the default path the span must also read as the opposite of
-the criterion's texts, `contradiction.py`). A bi-encoder match to the criterion alone earns at most "partial" when
-the cross-encoder reads the span as wrong. Without a cross-encoder (fakes, other embedders) the bi-encoder cuts
-decide as before. Either way, a span clearly closer to the criterion's own texts than to the misconception's
+catalogue phrasing of such a misconception and the cross-encoder does not read it as right (it vetoes: the
+bi-encoder cannot tell a statement from its opposite; on the default path the span must also read as the opposite
+of the criterion's texts, `contradiction.py`). A bi-encoder match to the criterion alone earns at most "partial"
+when the cross-encoder reads the span as wrong. Without a cross-encoder (fakes, other embedders) the bi-encoder
+cuts decide as before. Either way, a span clearly closer to the criterion's own texts than to the misconception's
 phrasing is not read as the misconception (`states_misconception`), nor is one that denies it
 (`denies_misconception`)."""
 

@@ -114,8 +114,9 @@ class SentenceTransformerEmbedder:
     def embed_full(self, texts: Sequence[str]) -> list[FullEncoding]:
         """Token and sentence vectors from one forward pass per text, independent of the other texts.
 
-        Texts are grouped by padded length and run in batches of a fixed shape (short batches are filled
-        with dummy rows), so a text's vectors are bit-identical whether it is encoded alone or with others.
+        Texts are grouped by padded length and run in passes of a few fixed shapes (short passes are filled
+        with dummy rows; `passes.py`), so a text's vectors are bit-identical whether it is encoded alone or with
+        others.
         """
         tokenizer = self._model.tokenizer
         max_len = int(self._model.max_seq_length)

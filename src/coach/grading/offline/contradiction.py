@@ -5,9 +5,9 @@ misconception's phrasing is only a candidate. The cross-encoder reads each candi
 (`criterion_reading`: its description and phrasings together), but nothing else: a span that states an attached
 misconception (`criteria.named_misconception`) without denying it (`criteria.denies_misconception`) and reads as
 the opposite (`reads_as_opposite`), while none of the criterion's best spans reads as right, contradicts. The
-grader holds a bi-encoder phrasing match to the same reading: one it reads as right is vetoed, and one it does
-not read as the opposite names nothing. Few pairs are read (only criteria with a candidate), so a check costs
-little more than the bi-encoder alone. Pure: the scorer is passed in.
+grader holds a bi-encoder phrasing match to the same reading (`confirms`): one it reads as right is vetoed, and one
+it does not read as the opposite names nothing. Few pairs are read (only criteria with a candidate), so a check
+costs little more than the bi-encoder alone. Pure: the scorer is passed in.
 """
 
 from __future__ import annotations
@@ -106,7 +106,10 @@ def criterion_reading(span: str, spec: CriterionSpec, scorer: PairScorer) -> np.
     bears on one: "the layout does not change KV capacity" speaks to "the weights are duplicated in every
     replica", not to "a request's latency does not improve". One text read alone says less: the model reads many
     right in-domain sentences as contradicting one of them."""
-    probs = scorer.score_pairs(reading_pairs(span, spec))
+    return _on_topic_mean(scorer.score_pairs(reading_pairs(span, spec)))
+
+
+def _on_topic_mean(probs: np.ndarray) -> np.ndarray:
     on_topic = probs[np.argmax(probs, axis=1) != _IRRELEVANT]
     return (on_topic if len(on_topic) else probs).mean(axis=0)
 
@@ -116,6 +119,11 @@ def reads_as_opposite(reading: np.ndarray, v: Verdicts) -> bool:
     return bool(reading[_CONTRA] >= v.xe_contra and reading[_CONTRA] > reading[_CORRECT])
 
 
-def read_as_right(span: str, spec: CriterionSpec, scorer: PairScorer, v: Verdicts) -> bool:
-    """Does the cross-encoder read this span as making the criterion's point (a veto on a phrasing match)?"""
-    return float(scorer.score_pairs([(span, spec.description)])[0][_CORRECT]) >= v.xe_met
+def confirms(span: str, spec: CriterionSpec, scorer: PairScorer, v: Verdicts) -> bool | None:
+    """How the cross-encoder takes a bi-encoder phrasing match, from one read of the span against the criterion's
+    texts: False when it reads the span as making the point against the description (a veto), True when it reads
+    it as the opposite (`criterion_reading`), None when neither (a doubt)."""
+    probs = scorer.score_pairs(reading_pairs(span, spec))
+    if float(probs[0, _CORRECT]) >= v.xe_met:  # row 0: the description
+        return False
+    return True if reads_as_opposite(_on_topic_mean(probs), v) else None

@@ -299,11 +299,9 @@ class EmbeddingGrader:
             else:
                 unconfirmed = False  # a phrasing match the cross-encoder neither vetoes nor reads as the opposite
                 if hit is not None and self.checker is not None:
-                    if contradiction.read_as_right(phrased or enc.text, spec, self.checker, v):
-                        hit = None  # the cross-encoder reads the phrasing match as right: it vetoes
-                    elif not contradiction.reads_as_opposite(
-                            contradiction.criterion_reading(phrased or enc.text, spec, self.checker), v):
-                        hit, unconfirmed = None, True
+                    confirmed = contradiction.confirms(phrased or enc.text, spec, self.checker, v)
+                    if not confirmed:  # read as right (a veto), or a doubt
+                        hit, unconfirmed = None, confirmed is None
                 # the negation guard reads a sentence as stating the opposite of this point: that one is the
                 # evidence, and another sentence the models place near a misconception names nothing
                 guard_span = negated.get(spec.id)

@@ -22,16 +22,20 @@ OPPOSITE, RIGHT, NEUTRAL = (0.05, 0.05, 0.85, 0.05), (0.9, 0.05, 0.03, 0.02), (0
 
 
 class Reads:
-    """Reads a pair by the first rule whose word is in the answer span; records what it was asked."""
+    """Reads a pair by the first rule whose word is in the answer span (or, `by_reference`, in the criterion text);
+    records what it was asked."""
 
     name = "scripted"
 
-    def __init__(self, rules: Sequence[tuple[str, tuple[float, ...]]]) -> None:
-        self.rules, self.calls = rules, []  # type: ignore[var-annotated]
+    def __init__(self, rules: Sequence[tuple[str, tuple[float, ...]]], default: tuple[float, ...] = NEUTRAL,
+                 by_reference: bool = False) -> None:
+        self.rules, self.default, self.by_reference = rules, default, by_reference
+        self.calls: list[tuple[str, str]] = []
 
     def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
         self.calls.extend(pairs)
-        return np.array([next((p for w, p in self.rules if w in a), NEUTRAL) for a, _ in pairs], dtype=np.float32)
+        read = [b if self.by_reference else a for a, b in pairs]
+        return np.array([next((p for w, p in self.rules if w in t), self.default) for t in read], dtype=np.float32)
 
 
 def _partial_sums(grader: EmbeddingGrader, answer: str):  # type: ignore[no-untyped-def]
@@ -90,19 +94,6 @@ def test_a_phrasing_match_not_read_as_the_opposite_names_nothing_and_earns_at_mo
     assert confirmed.verdict == Verdict.CONTRADICTED and confirmed.misconception_id == "allgather"
 
 
-class ReadsByReference:
-    """Reads a pair by the first rule whose word is in the reference text."""
-
-    name = "scripted"
-
-    def __init__(self, rules: Sequence[tuple[str, tuple[float, ...]]], default: tuple[float, ...]) -> None:
-        self.rules, self.default = rules, default
-
-    def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
-        return np.array([next((p for w, p in self.rules if w in b), self.default) for _, b in pairs],
-                        dtype=np.float32)
-
-
 IRRELEVANT = (0.02, 0.02, 0.3, 0.66)
 
 
@@ -110,12 +101,12 @@ def test_the_reading_leaves_out_the_criterion_texts_the_span_does_not_speak_to()
     spec = RUBRIC.criteria[0]
     word = "added"  # only its last text has it
     assert not any(word in t for t in (spec.description, *spec.phrasings[:-1]))
-    reading = contradiction.criterion_reading("a span", spec, ReadsByReference([(word, OPPOSITE)], IRRELEVANT))
+    reading = contradiction.criterion_reading("a span", spec, Reads([(word, OPPOSITE)], IRRELEVANT, by_reference=True))
     assert np.allclose(reading, OPPOSITE) and contradiction.reads_as_opposite(reading, Verdicts())
     # read as irrelevant to every text: the mean, which says irrelevant, not the opposite
-    nowhere = contradiction.criterion_reading("a span", spec, ReadsByReference([], IRRELEVANT))
+    nowhere = contradiction.criterion_reading("a span", spec, Reads([], IRRELEVANT, by_reference=True))
     assert np.allclose(nowhere, IRRELEVANT) and not contradiction.reads_as_opposite(nowhere, Verdicts())
     # on topic with two texts, read as right by one of them: the two are averaged, and right outweighs
     mixed = contradiction.criterion_reading(
-        "a span", spec, ReadsByReference([(word, OPPOSITE), (spec.description, RIGHT)], IRRELEVANT))
+        "a span", spec, Reads([(word, OPPOSITE), (spec.description, RIGHT)], IRRELEVANT, by_reference=True))
     assert not contradiction.reads_as_opposite(mixed, Verdicts())

@@ -145,7 +145,6 @@ class SentenceTransformerEmbedder:
                     out[i] = (pieces, spans, toks, sent.astype(np.float32), align)
         return [o for o in out if o is not None]
 
-
     def _pass(self, seqs: list[list[int]], rows: int, length: int) -> tuple[np.ndarray, np.ndarray]:
         """Last hidden states and those of ALIGN_LAYER for the token sequences, run as one pass of (rows, length)
         padded with dummy rows."""

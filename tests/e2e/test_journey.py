@@ -258,6 +258,8 @@ def test_sigkill_mid_check_then_restart_resumes_with_every_submitted_answer(
         restart_s = app.start()
         page.goto(f"{app.url}/check?attempt={attempt_id}")
         wait_for_any(page, [SUBMIT])
+        # the button can be drawn before the question's heading: read the number once the heading is there
+        wait_for_any(page, ["text=/Question \\d+ of \\d+/"])
         assert question_number(page) == 5, main_text(page)[:500]
         after = _answers(j, who, attempt_id)
         assert after.answers == before.answers and after.position == 4

@@ -52,7 +52,12 @@ def _config(grader: EmbeddingGrader, rows: Sequence[Row], bank: Bank) -> dict[st
     out["dev"] = {"gaming_mean": dev["gaming"]["mean_score"], "flipped_mean": dev["flipped"]["mean_score"],
                   "paraphrase_mean": dev["paraphrases"]["mean_score"],
                   "heldout_contradicted": dev["misconceptions_heldout"]["contradicted_on_criterion"],
-                  "model_answers_mean": dev["model_answers"]["mean"], "gaming_by_kind": dev["gaming"]["by_kind"]}
+                  "model_answers_mean": dev["model_answers"]["mean"], "gaming_by_kind": dev["gaming"]["by_kind"],
+                  # precision: right text read as a misconception
+                  "paraphrase_sentences_contradicted":
+                      dev["paraphrase_sentences"]["share_with_a_contradicted_criterion"],
+                  "denials_named": {form: dev["denials"][form]["names_the_denied_misconception"]
+                                    for form in ("negated", "corrected")}}
     return out
 
 

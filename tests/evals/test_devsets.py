@@ -113,3 +113,13 @@ def test_denials_count_the_denied_misconception_named_on_every_item_that_attache
     # contradicted without naming it: counted apart
     assert result["corrected"]["names_the_denied_misconception"] == 0.0
     assert result["corrected"]["with_a_contradicted_criterion"] == 1.0
+
+
+def test_answers_that_state_no_misconception_count_each_one_named() -> None:
+    recs = [{"item": "a", "answer": "It is wrongly read."}, {"item": "b", "answer": "It is oddly read."},
+            {"item": "c", "answer": "It is read well."}, {"item": "d", "answer": "Also wrongly read."}]
+    graded = _Scripted("some-mis").grade_many([(r["answer"], None) for r in recs])
+    result = devsets.misconceptions_named(recs, graded)
+    # contradicted without a name ("oddly") is not counted: no misconception was put in the candidate's mouth
+    assert result["share_naming_a_misconception"] == 0.5
+    assert result["named"] == ["a/c1/some-mis", "d/c1/some-mis"]

@@ -7,11 +7,13 @@ their texts is a training pair):
   score below the rubric's "partial" level;
 - paraphrases: a colleague's answers written from the question alone; each should score strong;
 - flipped claims reusing the reference's words: each should score below "partial";
-- gaming answers (keyword lists, question copy, injection, off-topic, padding, vague): each should score low;
+- gaming answers (keyword lists, question copy, injection, off-topic, padding, vague, hedges, term sentences):
+  each should score low;
 - denials: two right statements per attached misconception that deny it (one with a negation, one stating the
   correction plainly); none should be marked as stating the misconception it denies (`denials`).
 Every model answer of the bank should still score strong, and no sentence of a model answer or of a paraphrase,
-graded alone, should be marked contradicted (`sentence_precision`, `paraphrase_sentences`).
+graded alone, should be marked contradicted (`sentence_precision`, `paraphrase_sentences`), and no paraphrase or
+gaming answer should be told it holds a misconception (`misconceptions_named`): neither states one.
 """
 
 from __future__ import annotations
@@ -115,12 +117,24 @@ def evaluate(grader: Grader, bank: Bank, folder: Path = DEFAULT_DIR) -> dict[str
         if name == "flipped":
             block["share_with_a_contradicted_criterion"] = _mean(
                 [float(any(c.verdict == Verdict.CONTRADICTED for c in s.criteria)) for s in graded])
+        if name in ("paraphrases", "gaming"):  # neither states a misconception: naming one invents it
+            block.update(misconceptions_named(recs, graded))
         if name == "gaming":
             block["by_kind"] = {k: _mean([s.value for s, r in zip(graded, recs, strict=True) if r["kind"] == k])
                                 for k in sorted({r["kind"] for r in recs})}
         out[name] = block
     out["denials"] = denials(grader, targets, load(folder, "denials"))
     return out
+
+
+def misconceptions_named(recs: Sequence[dict[str, Any]], graded: Sequence[Score]) -> dict[str, Any]:
+    """The share of answers with a misconception named on some criterion, and which (item/criterion/misconception):
+    for answers that state none, each is feedback telling the candidate to unlearn a claim they did not make."""
+    named = [f"{r['item']}/{c.criterion_id}/{c.misconception_id}" for r, s in zip(recs, graded, strict=True)
+             for c in s.criteria if c.misconception_id]
+    return {"share_naming_a_misconception": _mean([float(any(c.misconception_id for c in s.criteria))
+                                                   for s in graded]),
+            "named": sorted(named)}
 
 
 def denials(grader: Grader, targets: dict[str, tuple[GradingTarget, Rubric]],

@@ -35,7 +35,8 @@ def train_cross_encoder_command(
 ) -> None:
     """Fit the cross-encoder's LoRA adapter and head on training pairs; write them with their figures.
 
-    The defaults are the shipped adapter's (version 3: add `--threads 2 --version 3` to reproduce it)."""
+    The defaults are the shipped adapter's settings (version 3, trained with `--threads 2 --version 3` at commit
+    9a96bba: today's bank gives other pairs, and today's libraries other weights; docs/cross-encoder-data-card.md)."""
     from coach.config import get_settings
     from coach.content.loader import load_bank
     from coach.evals.datasets import read_saf, read_semeval

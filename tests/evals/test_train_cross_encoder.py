@@ -3,6 +3,7 @@ scorer loads, records its figures, and is reproducible under its seed."""
 
 from __future__ import annotations
 
+import importlib.metadata
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +30,8 @@ def test_tiny_training_writes_a_loadable_reproducible_adapter(tmp_path: Path) ->
     train_cross_encoder(PAIRS, b, TINY, version="t1")
     assert meta["figures"]["steps"] == 2 and meta["pairs"]["validation"] == 5
     assert adapter_meta(a)["version"] == "t1" and adapter_meta(a)["data"] == {"source": "test"}
+    libraries = adapter_meta(a)["libraries"]  # what a bitwise rerun needs
+    assert libraries["torch"] == importlib.metadata.version("torch") and libraries["peft"]
     wa, wb = load_file(str(a / "adapter_model.safetensors")), load_file(str(b / "adapter_model.safetensors"))
     assert wa.keys() == wb.keys() and all(np.array_equal(wa[k], wb[k]) for k in wa)
     assert any("classifier" in k for k in wa) and any("lora" in k for k in wa)

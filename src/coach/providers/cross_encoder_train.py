@@ -9,6 +9,7 @@ the dropout all follow `seed`.
 from __future__ import annotations
 
 import datetime as dt
+import importlib.metadata
 import json
 import random
 import tempfile
@@ -50,6 +51,16 @@ def split_validation(pairs: Sequence[Pair], share: float, rng: random.Random) ->
     n_val = round(share * len(pairs)) if share > 0 and len(pairs) >= 20 else 0
     val = {order[i] for i in range(n_val)}
     return [p for i, p in enumerate(pairs) if i not in val], [p for i, p in enumerate(pairs) if i in val]
+
+
+TRAINING_LIBRARIES = ("torch", "transformers", "sentence-transformers", "peft", "accelerate", "tokenizers")
+
+
+def _version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def train_cross_encoder(pairs: Sequence[Pair], out: Path, config: TrainConfig = TrainConfig(),
@@ -112,6 +123,8 @@ def train_cross_encoder(pairs: Sequence[Pair], out: Path, config: TrainConfig = 
                   "by_label": {PAIR_LABELS[k]: v for k, v in sorted(Counter(y for _, _, y in train).items())}},
         "data": dict(data or {}),
         "figures": figures,
+        # the same pairs and seed give bitwise the same adapter only with the same libraries
+        "libraries": {name: _version(name) for name in TRAINING_LIBRARIES},
     }
     (out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return meta

@@ -57,7 +57,7 @@ def _config(grader: EmbeddingGrader, rows: Sequence[Row], bank: Bank) -> dict[st
                   "paraphrase_sentences_contradicted":
                       dev["paraphrase_sentences"]["share_with_a_contradicted_criterion"],
                   "denials_named": {form: dev["denials"][form]["names_the_denied_misconception"]
-                                    for form in ("negated", "corrected")}}
+                                    for form in devsets.DENIAL_FORMS}}
     return out
 
 

@@ -38,6 +38,7 @@ ALLOWED: dict[str, set[str]] = {
 # Third-party SDKs and the only layers (or sub-packages) that may import them.
 SDK_HOMES: dict[str, tuple[str, ...]] = {
     "streamlit": ("ui",),
+    "starlette": ("ui",),  # the app's own HTTP route (HttpOnly cookies)
     "openai": ("providers",),
     "sentence_transformers": ("providers",),
     "transformers": ("providers",),

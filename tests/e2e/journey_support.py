@@ -152,6 +152,14 @@ def local_key(context: Any, previous: str | None = None, timeout_s: float = 20.0
     raise AssertionError("the browser holds no (new) coach_local_key cookie")
 
 
+def assert_http_only(context: Any, page: Any, name: str) -> None:
+    """The browser holds cookie `name` HttpOnly (set by the server's answer), so the page's scripts cannot read
+    it."""
+    found = [c for c in context.cookies() if c["name"] == name]
+    assert found and all(c["httpOnly"] for c in found), found
+    assert f"{name}=" not in page.evaluate("document.cookie")
+
+
 # -- answering --------------------------------------------------------------------------------------------
 RESULTS = "text=Overall"
 SUBMIT = "button:has-text('Submit answer')"

@@ -15,6 +15,7 @@ import yaml
 from coach.content.loader import load_bank
 from coach.content.schema import Status
 from tests.e2e.browse import wait_for_any as _wait_for_any
+from tests.e2e.journey_support import assert_http_only
 from tests.e2e.server import streamlit_server
 from tests.ui.author_support import TOKEN, copy_content
 
@@ -134,6 +135,7 @@ def test_an_author_stays_signed_in_across_reloads_until_they_leave_the_studio(st
     _enter_studio(page, f"{url}/author-analysis", "Reloading author", "text=Responses needed to judge")
     kept = _pass_cookie(context, page, present=True)
     assert kept and TOKEN not in kept
+    assert_http_only(context, page, "coach_author_pass")
 
     page.reload()  # a new session: the browser's pass, not the session, lets the author in
     assert _wait_for_any(page, ["text=Responses needed to judge", "text=Author token"], timeout_s=180) \

@@ -34,6 +34,7 @@ from tests.e2e.journey_support import (
     AppServer,
     answer_current,
     answer_until_results,
+    assert_http_only,
     launch_profile,
     local_key,
     main_text,
@@ -336,6 +337,7 @@ def test_forget_this_browser_starts_a_new_candidate_that_also_survives_a_restart
         page = own.new_page()
         open_page(page, f"{server.url}/progress", ["text=No graded attempts yet"], name="First Name")
         first = local_key(own)
+        assert_http_only(own, page, "coach_local_key")
         settle(page)
         page.locator("[data-testid='stSidebar']").get_by_role("button", name="Forget this browser").first.click()
         wait_for_any(page, ["text=Your display name"])  # the same page asks again (and clears the cookie)
@@ -343,6 +345,7 @@ def test_forget_this_browser_starts_a_new_candidate_that_also_survives_a_restart
         page.get_by_role("button", name="Continue").click()
         wait_for_any(page, ["[data-testid='stSidebar'] >> text=Second Name"])
         second = local_key(own, previous=first)
+        assert_http_only(own, page, "coach_local_key")
     finally:
         own.close()
     assert first != second

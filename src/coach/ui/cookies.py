@@ -1,5 +1,7 @@
-"""Browser cookies. Streamlit reads the cookies a session was opened with (`st.context.cookies`); writing one
-needs a line of JavaScript in the page, so a cookie written now is read from the next session on."""
+"""Browser cookies. Streamlit reads the cookies a session was opened with (`st.context.cookies`), so a cookie
+written now is read from the next session on. Writing one files a one-time grant and renders a line of
+JavaScript that posts the grant's token to the server's cookie route, whose answer sets the cookie HttpOnly:
+the page's scripts can neither read the value nor find it in the page."""
 
 from __future__ import annotations
 
@@ -7,19 +9,33 @@ import json
 
 import streamlit as st
 
+from coach.ui.cookie_grants import GRANTS, CookieGrant
+from coach.ui.cookie_route import COOKIE_PATH
 
-def cookie_script(name: str, value: str | None, max_age_s: int) -> str:
-    """The script that sets cookie `name` to `value` for `max_age_s` seconds, or deletes it (`value` None)."""
-    attrs = f"path=/; SameSite=Lax; Max-Age={max_age_s if value else 0}"
-    assignment = f"{name}={value or ''}; {attrs}"
+_ISSUED = "_coach_cookie_grants"  # name -> (value, token) filed by this session
+
+
+def cookie_script(token: str) -> str:
+    """The script that redeems grant `token` at the cookie route (same origin, so the answer's cookie is kept)."""
+    # once per page: a rerun or a page switch may mount the same element again, and a used grant is refused
     return (
-        "<script>(function(){var c=" + json.dumps(assignment) + ";"
-        "if(location.protocol==='https:'){c+='; Secure';}document.cookie=c;})();</script>"
+        "<script>(function(){var t=" + json.dumps(token) + ",d=window.__coachCookieGrants="
+        "window.__coachCookieGrants||{};if(d[t]){return;}d[t]=1;fetch(" + json.dumps(COOKIE_PATH) + ","
+        "{method:'POST',credentials:'same-origin',headers:{'Content-Type':'application/json'},"
+        "body:JSON.stringify({grant:t,secure:location.protocol==='https:'})});})();</script>"
     )
 
 
 def write_cookie(name: str, value: str | None, max_age_s: int) -> None:
-    st.html(cookie_script(name, value, max_age_s), unsafe_allow_javascript=True, width="content")
+    """Set (or, with None, delete) cookie `name`. Called on every run until the session sees the cookie: the same
+    value reuses its grant, so an unchanged page does not post again."""
+    issued: dict[str, tuple[str | None, str]] = st.session_state.setdefault(_ISSUED, {})
+    if name in issued and issued[name][0] == value:
+        token = issued[name][1]
+    else:
+        token = GRANTS.issue(CookieGrant(name, value, max_age_s))
+        issued[name] = (value, token)
+    st.html(cookie_script(token), unsafe_allow_javascript=True, width="content")
 
 
 def read_cookie(name: str) -> str | None:

@@ -7,7 +7,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from coach.ui.cookie_route import cookie_routes
+
 SCRIPT = str(Path(__file__).with_name("entry") / "session.py")
+ROUTES = cookie_routes()  # HttpOnly cookies set by one-time grants (`cookie_grants.py`)
 
 
 @asynccontextmanager

@@ -5,7 +5,8 @@
 - a 4th readiness check in 24 h is refused with the time the next opens;
 - another candidate's `?attempt=` does not open;
 - SIGKILL the server mid-check, restart it on the same database: the attempt resumes with every submitted answer;
-- stop PostgreSQL while the candidate answers: a clear message, the typed answer kept, written once it is back.
+- stop PostgreSQL while the candidate answers: a clear message, the typed answer kept, written once it is back;
+- the local-mode key cookie is HttpOnly, also where an older page had written it from script.
 
 Screenshots of the results and progress pages go to tests/e2e/artifacts/ (gitignored).
 """
@@ -41,6 +42,7 @@ from tests.e2e.journey_support import (
     open_page,
     question_number,
     screenshot,
+    seed_local_key,
     settle,
     start_check,
     wait_for_any,
@@ -358,3 +360,26 @@ def test_forget_this_browser_starts_a_new_candidate_that_also_survives_a_restart
     finally:
         own.close()
     assert journey.local_candidate(first).display_name == "First Name"  # the old one is kept, just not opened
+
+
+def test_a_key_cookie_written_by_an_older_page_script_is_rewritten_http_only_with_the_same_key(
+        browser: Any, server: AppServer, journey: Journey) -> None:
+    context = browser.new_context()
+    try:
+        key = seed_local_key(context, server.url)  # as pages before HttpOnly wrote it: readable by scripts
+        assert not next(c for c in context.cookies() if c["name"] == "coach_local_key")["httpOnly"]
+        page = context.new_page()
+        open_page(page, f"{server.url}/progress", ["text=No graded attempts yet"])
+        for _ in range(80):
+            found = [c for c in context.cookies() if c["name"] == "coach_local_key"]
+            if found and found[0]["httpOnly"]:
+                break
+            page.wait_for_timeout(250)
+        assert_http_only(context, page, "coach_local_key")
+        assert local_key(context) == key  # the same candidate, not a new one
+        page.reload()
+        wait_for_any(page, ["text=No graded attempts yet"])
+        assert local_key(context) == key
+        assert journey.local_candidate(key).identity == key
+    finally:
+        context.close()

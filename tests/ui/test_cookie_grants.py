@@ -30,11 +30,12 @@ def test_a_grant_is_redeemed_once_and_not_after_it_expires() -> None:
     book = GrantBook(ttl_s=60, clock=clock)
     first, second = book.issue(CookieGrant("k", "v1", 10)), book.issue(CookieGrant("k", "v2", 10))
     assert first != second and len(book) == 2
+    assert book.status(first) == "pending"
     assert book.redeem(first) == CookieGrant("k", "v1", 10)
-    assert book.redeem(first) is None  # used
+    assert book.redeem(first) is None and book.status(first) == "redeemed"  # used
     clock.now = 61
-    assert book.redeem(second) is None  # expired
-    assert book.redeem("never-issued") is None
+    assert book.status(second) == "unknown" and book.redeem(second) is None  # expired
+    assert book.redeem("never-issued") is None and book.status("never-issued") == "unknown"
 
 
 def test_the_book_forgets_expired_and_the_oldest_grants_past_its_capacity() -> None:
@@ -91,8 +92,12 @@ write_cookie("coach_local_key", st.session_state.get("value", "key-one"), 60)
 '''
 
 
+def _scripts(at: AppTest) -> list[str]:
+    return [str(getattr(e, "proto", e)) for e in at.main if "api/coach/cookie" in str(getattr(e, "proto", e))]
+
+
 def _token_in(at: AppTest) -> str:
-    bodies = [str(getattr(e, "proto", e)) for e in at.main if "api/coach/cookie" in str(getattr(e, "proto", e))]
+    bodies = _scripts(at)
     assert len(bodies) == 1, bodies
     found = re.search(r'var t=\\?"([A-Za-z0-9_-]+)\\?"', bodies[0])
     assert found, bodies[0]
@@ -107,5 +112,8 @@ def test_a_page_that_writes_a_cookie_files_one_grant_per_value_and_shows_only_it
     at.session_state["value"] = "key-two"
     second = _token_in(at.run())
     assert second != first
-    assert GRANTS.redeem(second) == CookieGrant("coach_local_key", "key-two", 60)
     assert GRANTS.redeem(first) == CookieGrant("coach_local_key", "key-one", 60)
+    assert GRANTS.redeem(second) == CookieGrant("coach_local_key", "key-two", 60)
+    assert _scripts(at.run()) == []  # posted: the page no longer carries the script
+    at.session_state["value"] = "key-one"
+    assert _token_in(at.run()) not in (first, second)  # a value written before is written again as asked

@@ -15,6 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 GRANT_TTL_S = 15 * 60  # long enough for a page that renders late; a lost grant is filed again next session
 MAX_GRANTS = 10_000  # the oldest unredeemed grants go first past this
@@ -34,6 +35,7 @@ class GrantBook:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._ttl_s, self._capacity, self._clock = ttl_s, capacity, clock
         self._pending: OrderedDict[str, tuple[float, CookieGrant]] = OrderedDict()
+        self._redeemed: OrderedDict[str, float] = OrderedDict()  # token -> when it would have expired
         self._lock = threading.Lock()
 
     def issue(self, grant: CookieGrant) -> str:
@@ -49,9 +51,20 @@ class GrantBook:
         """The grant, once; None for an unknown, used or expired token."""
         with self._lock:
             found = self._pending.pop(token, None)
-        if found is None or found[0] < self._clock():
-            return None
+            if found is None or found[0] < self._clock():
+                return None
+            self._redeemed[token] = found[0]
+            while len(self._redeemed) > self._capacity:
+                self._redeemed.popitem(last=False)
         return found[1]
+
+    def status(self, token: str) -> Literal["pending", "redeemed", "unknown"]:
+        """Whether the page has posted the grant yet ("unknown": expired unposted, or never issued)."""
+        with self._lock:
+            self._drop_expired()
+            if token in self._pending:
+                return "pending"
+            return "redeemed" if token in self._redeemed else "unknown"
 
     def __len__(self) -> int:
         with self._lock:
@@ -61,6 +74,8 @@ class GrantBook:
         now = self._clock()
         while self._pending and next(iter(self._pending.values()))[0] < now:
             self._pending.popitem(last=False)
+        while self._redeemed and next(iter(self._redeemed.values())) < now:
+            self._redeemed.popitem(last=False)
 
 
 GRANTS = GrantBook()

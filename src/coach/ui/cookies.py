@@ -27,15 +27,15 @@ def cookie_script(token: str) -> str:
 
 
 def write_cookie(name: str, value: str | None, max_age_s: int) -> None:
-    """Set (or, with None, delete) cookie `name`. Called on every run until the session sees the cookie: the same
-    value reuses its grant, so an unchanged page does not post again."""
+    """Set (or, with None, delete) cookie `name`, once per session and value: callers may call it on every run.
+    The script is rendered until the page has posted the grant; a grant that expired unposted is filed again."""
     issued: dict[str, tuple[str | None, str]] = st.session_state.setdefault(_ISSUED, {})
-    if name in issued and issued[name][0] == value:
-        token = issued[name][1]
-    else:
-        token = GRANTS.issue(CookieGrant(name, value, max_age_s))
-        issued[name] = (value, token)
-    st.html(cookie_script(token), unsafe_allow_javascript=True, width="content")
+    status = GRANTS.status(issued[name][1]) if name in issued and issued[name][0] == value else "unknown"
+    if status == "redeemed":
+        return
+    if status == "unknown":
+        issued[name] = (value, GRANTS.issue(CookieGrant(name, value, max_age_s)))
+    st.html(cookie_script(issued[name][1]), unsafe_allow_javascript=True, width="content")
 
 
 def read_cookie(name: str) -> str | None:

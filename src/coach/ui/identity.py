@@ -104,8 +104,9 @@ def _local_candidate() -> Candidate | None:
         cached = st.session_state.get(_CANDIDATE)
         if not (isinstance(cached, Candidate) and cached.identity == key):
             cached = st.session_state[_CANDIDATE] = journey().local_candidate(key)
-        if _cookie_key() != key:  # this session was opened without the cookie: write it (again) until it is
-            _write_cookie(key)
+        # once a session: sets it HttpOnly where an older page wrote it from script, and the 400 days run
+        # from the last visit, not the first
+        _write_cookie(key)
         return cached
     if st.session_state.get(_FORGOTTEN):
         _write_cookie(None)

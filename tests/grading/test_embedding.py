@@ -211,3 +211,27 @@ def test_confidence_is_lowest_at_the_toss_up_point() -> None:
     assert confidence_of(0.9, 0.1) == 1.0
     assert confidence_of(0.9, 0.1, rubric=True) < LOW_CONFIDENCE
     assert confidence_of(0.9, 0.9, knn_vote=0.2) < LOW_CONFIDENCE
+
+
+def test_word_piece_alignment_with_graded_examples_tells_which_example_the_answer_says(embedder) -> None:  # type: ignore[no-untyped-def]
+    from coach.grading.offline.anchors import anchor_features, example_weights, token_f1
+
+    enc = EmbeddingGrader(embedder, use_guards=False).encoder.encode_one
+    good = enc("The all-reduce sums the partial outputs of the GPUs before the next layer.")
+    poor = enc("The all-gather concatenates the partial outputs of the GPUs before the next layer.")
+    examples = [(good, 1.0), (poor, 0.0)]
+    q = frozenset({"gpu"})
+    w = example_weights(good, q)
+    assert token_f1(good, good, w, w) == pytest.approx(1.0, abs=1e-5)
+    says_good = anchor_features(enc("The all-reduce adds up the partial outputs of the GPUs."), examples, q_stems=q)
+    says_poor = anchor_features(enc("An all-gather concatenates the GPUs' partial outputs."), examples, q_stems=q)
+    assert says_good["knn_tok_margin"] > 0 > says_poor["knn_tok_margin"]
+    assert says_good["knn_tok_good"] > says_poor["knn_tok_good"]
+    weighted = anchor_features(enc("The all-reduce adds up the partial outputs of the GPUs."), examples, q_stems=q,
+                               weights=[example_weights(e, q) for e, _ in examples])
+    assert weighted == says_good  # weights computed ahead (the target's context) give the same features
+
+
+def test_the_shipped_anchored_model_reads_the_examples_word_by_word() -> None:
+    anchored = shipped_params().anchored
+    assert anchored is not None and {"knn_tok_good", "knn_tok_margin"} <= set(anchored.features)

@@ -35,7 +35,8 @@ from coach.grading.offline.grader import EmbeddingGrader, criterion_score
 BASE_FEATURES = ("tok_rec", "tok_prec", "tok_rec_hard", "tok_prec_hard", "lex_rec", "len_ratio", "short", "q_copy")
 # The cross-encoder's reading of the whole answer against the reference (cross.cross_features).
 CROSS_FEATURES = ("xe_credit", "xe_contra", "xe_irrelevant")
-ANCHOR_FEATURES = ("knn_vote", "knn_top_score", "knn_top_sim", "knn_margin", "knn_mean")
+ANCHOR_FEATURES = ("knn_vote", "knn_top_score", "knn_top_sim", "knn_margin", "knn_mean", "knn_tok_good",
+                   "knn_tok_margin")
 L2 = 1.0  # anchored model: its k-NN features come from the same question's graded answers
 # Base model: a stronger penalty transfers better across datasets (the zero-shot condition). Chosen on training
 # data only: fitted on SemEval train and scored on SAF train, and the other way round, and on the domain dev

@@ -8,11 +8,29 @@ from __future__ import annotations
 
 import numpy as np
 
+from coach.grading.offline.alignment import piece_weights
 from coach.grading.offline.encoding import Encoded
 from coach.grading.offline.lexical import content_set
 
 K = 5
 TEMPERATURE = 0.05  # softmax temperature on cosine similarity for the weighted vote
+QUESTION_DEMOTE = 0.2  # as for the reference: words the question says earn little when matched
+
+
+def example_weights(ex: Encoded, q_stems: frozenset[str]) -> np.ndarray:
+    return piece_weights(ex, q_stems, QUESTION_DEMOTE) if ex.has_tokens else np.zeros(0)
+
+
+def token_f1(ans: Encoded, ex: Encoded, w_a: np.ndarray, w_e: np.ndarray) -> float:
+    """BERTScore-style F1 of the answer against one example: each word-piece's best cosine on the other side,
+    weighted by content (`example_weights`, for both sides). A right answer often says what right answers of the
+    same question say in the same words, where a sentence vector blurs one changed word."""
+    if not (ans.has_tokens and ex.has_tokens) or w_a.sum() <= 0 or w_e.sum() <= 0:
+        return float(ans.sent @ ex.sent)
+    sims = ex.align_vecs @ ans.align_vecs.T
+    recall = float(w_e @ sims.max(axis=1) / w_e.sum())
+    precision = float(w_a @ sims.max(axis=0) / w_a.sum())
+    return 2 * recall * precision / (recall + precision) if recall + precision > 0 else 0.0
 
 
 def similarities(ans: Encoded, examples: list[tuple[Encoded, float]], matrix: np.ndarray | None = None,
@@ -28,9 +46,12 @@ def similarities(ans: Encoded, examples: list[tuple[Encoded, float]], matrix: np
 
 
 def anchor_features(ans: Encoded, examples: list[tuple[Encoded, float]],
-                    matrix: np.ndarray | None = None, stems: list[frozenset[str]] | None = None) -> dict[str, float]:
+                    matrix: np.ndarray | None = None, stems: list[frozenset[str]] | None = None,
+                    q_stems: frozenset[str] = frozenset(),
+                    weights: list[np.ndarray] | None = None) -> dict[str, float]:
     """k-NN vote of the examples' scores (weights: softmax of cosine), nearest neighbour's score and closeness,
-    and how much closer the answer is to good examples than to poor ones. Empty when there are no examples."""
+    how much closer the answer is to good examples than to poor ones, and the same by word-piece alignment.
+    Empty when there are no examples."""
     if not examples:
         return {}
     scores = np.array([s for _, s in examples], dtype=float)
@@ -42,7 +63,14 @@ def anchor_features(ans: Encoded, examples: list[tuple[Encoded, float]],
     good, poor = sims[scores >= 0.5], sims[scores < 0.5]
     best_good = float(good.max()) if good.size else 0.0
     best_poor = float(poor.max()) if poor.size else 0.0
+    w_ex = weights if weights is not None else [example_weights(e, q_stems) for e, _ in examples]
+    w_ans = example_weights(ans, q_stems)
+    f1 = np.array([token_f1(ans, e, w_ans, w) for (e, _), w in zip(examples, w_ex, strict=True)])
+    good_f1, poor_f1 = f1[scores >= 0.5], f1[scores < 0.5]
+    best_good_f1 = float(good_f1.max()) if good_f1.size else 0.0
     return {
+        "knn_tok_good": best_good_f1,
+        "knn_tok_margin": best_good_f1 - (float(poor_f1.max()) if poor_f1.size else 0.0),
         "knn_vote": vote,
         "knn_top_score": float(scores[order[0]]),
         "knn_top_sim": float(top[0]),

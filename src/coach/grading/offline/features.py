@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from coach.grading.offline.alignment import MATCH, piece_weights, span_match
+from coach.grading.offline.anchors import example_weights
 from coach.grading.offline.encoding import Encoded, Encoder
 from coach.grading.offline.lexical import content_set
 from coach.grading.target import GradingTarget
@@ -46,6 +47,7 @@ class TargetContext:
     examples: list[tuple[Encoded, float]] = field(default_factory=list)
     example_vecs: np.ndarray | None = None
     example_stems: list[frozenset[str]] = field(default_factory=list)
+    example_weights: list[np.ndarray] = field(default_factory=list)  # word-piece weights (`anchors.token_f1`)
     baseline: dict[str, float] = field(default_factory=dict)  # the question's own features
     text_vecs: dict[str, np.ndarray] = field(default_factory=dict)  # every text of the target: its own vector
 
@@ -121,6 +123,7 @@ def target_context(target: GradingTarget, encoder: Encoder) -> TargetContext:
     if ctx.examples:
         ctx.example_vecs = np.stack([e.sent for e, _ in ctx.examples])
         ctx.example_stems = [content_set(e.text) for e, _ in ctx.examples]
+        ctx.example_weights = [example_weights(e, q_stems) for e, _ in ctx.examples]
     ctx.baseline = Match.of(ctx.question, ctx).features()
     return ctx
 

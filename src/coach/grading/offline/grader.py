@@ -230,7 +230,8 @@ class EmbeddingGrader:
 
     def _features(self, enc: Encoded, ctx: TargetContext, match: Match | None = None) -> dict[str, float]:
         f = features(enc, ctx, match)
-        f.update(anchor_features(enc, ctx.examples, ctx.example_vecs, ctx.example_stems))
+        f.update(anchor_features(enc, ctx.examples, ctx.example_vecs, ctx.example_stems, ctx.q_stems,
+                                 ctx.example_weights))
         return f
 
     def _states_misconception(self, enc: Encoded, where: int, mis_vecs: np.ndarray, own_vecs: np.ndarray) -> bool:

@@ -12,6 +12,7 @@ from coach.grading.offline.encoding import Encoded
 
 STOP_WEIGHT = 0.1  # a stopword in a reference still counts a little ("not" is kept as content)
 MATCH = 0.7  # a token cosine at or above this counts as the same idea in the hard recall
+QUESTION_DEMOTE = 0.2  # weight of a word the question already contains (a reference's, an example's, an answer's)
 
 
 def piece_weights(enc: Encoded, demote: frozenset[str], demote_factor: float) -> np.ndarray:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from coach.grading.offline.alignment import piece_weights
+from coach.grading.offline.alignment import QUESTION_DEMOTE, piece_weights
 from coach.grading.offline.encoding import Encoded
 from coach.grading.offline.lexical import content_set
 
 K = 5
 TEMPERATURE = 0.05  # softmax temperature on cosine similarity for the weighted vote
-QUESTION_DEMOTE = 0.2  # as for the reference: words the question says earn little when matched
 
 
 def example_weights(ex: Encoded, q_stems: frozenset[str]) -> np.ndarray:

@@ -13,14 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from coach.grading.offline.alignment import MATCH, piece_weights, span_match
+from coach.grading.offline.alignment import MATCH, QUESTION_DEMOTE, piece_weights, span_match
 from coach.grading.offline.anchors import example_weights
 from coach.grading.offline.encoding import Encoded, Encoder
 from coach.grading.offline.lexical import content_set
 from coach.grading.target import GradingTarget
 from coach.grading.text import sentences
-
-QUESTION_DEMOTE = 0.2  # weight of a reference word the question already contains
 
 
 @dataclass

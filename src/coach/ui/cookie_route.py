@@ -19,13 +19,23 @@ def _refuse(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+async def _small_body(request: Request) -> bytes | None:
+    """The body, read no further than MAX_BODY bytes (None past that)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return None
+    return body
+
+
 def cookie_endpoint(book: GrantBook = GRANTS) -> Callable[[Request], Awaitable[Response]]:
     """POST {"grant": token, "secure": bool} → 204 with the granted cookie set (HttpOnly, SameSite=Lax, path /;
     Secure when the page was served over https), or deleted; 400/403 with a reason otherwise."""
 
     async def set_cookie(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
+        body = await _small_body(request)
+        if body is None:
             return _refuse(413, "request too large")
         try:
             payload = json.loads(body)

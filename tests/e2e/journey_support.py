@@ -142,8 +142,8 @@ def open_page(page: Any, url: str, expect: list[str], name: str = "Ada Lovelace"
 
 
 def local_key(context: Any, previous: str | None = None, timeout_s: float = 20.0) -> str:
-    """The browser's local-mode key (its cookie; the page's script sets it as the run ends), to find the same
-    candidate through the service; with `previous`, wait for a different one."""
+    """The browser's local-mode key (its cookie, which the server sets when the page posts its grant), to find
+    the same candidate through the service; with `previous`, wait for a different one."""
     for _ in range(int(timeout_s / 0.25)):
         keys = [c["value"] for c in context.cookies() if c["name"] == "coach_local_key" and c["value"]]
         if keys and keys[0] != previous:

@@ -44,6 +44,11 @@ def similarities(ans: Encoded, examples: list[tuple[Encoded, float]], matrix: np
     return np.asarray(0.5 * cos + 0.5 * jac)
 
 
+def _best(values: np.ndarray, among: np.ndarray) -> float:
+    """The largest of `values` where `among` holds (0 where it holds nowhere)."""
+    return float(values[among].max()) if among.any() else 0.0
+
+
 def anchor_features(ans: Encoded, examples: list[tuple[Encoded, float]],
                     matrix: np.ndarray | None = None, stems: list[frozenset[str]] | None = None,
                     q_stems: frozenset[str] = frozenset(),
@@ -59,17 +64,15 @@ def anchor_features(ans: Encoded, examples: list[tuple[Encoded, float]],
     top = sims[order]
     w = np.exp((top - top.max()) / TEMPERATURE)
     vote = float(w @ scores[order] / w.sum())
-    good, poor = sims[scores >= 0.5], sims[scores < 0.5]
-    best_good = float(good.max()) if good.size else 0.0
-    best_poor = float(poor.max()) if poor.size else 0.0
+    good = scores >= 0.5
+    best_good, best_poor = _best(sims, good), _best(sims, ~good)
     w_ex = weights if weights is not None else [example_weights(e, q_stems) for e, _ in examples]
     w_ans = example_weights(ans, q_stems)
     f1 = np.array([token_f1(ans, e, w_ans, w) for (e, _), w in zip(examples, w_ex, strict=True)])
-    good_f1, poor_f1 = f1[scores >= 0.5], f1[scores < 0.5]
-    best_good_f1 = float(good_f1.max()) if good_f1.size else 0.0
+    best_good_f1 = _best(f1, good)
     return {
         "knn_tok_good": best_good_f1,
-        "knn_tok_margin": best_good_f1 - (float(poor_f1.max()) if poor_f1.size else 0.0),
+        "knn_tok_margin": best_good_f1 - _best(f1, ~good),
         "knn_vote": vote,
         "knn_top_score": float(scores[order[0]]),
         "knn_top_sim": float(top[0]),

@@ -49,9 +49,10 @@ def wait_model_ready(log: Path, timeout_s: float = 300.0) -> None:
 
 @contextmanager
 def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None, extra_args: tuple[str, ...] = (),
-                     port: int | None = None) -> Iterator[str]:
-    """The server's URL while it runs; `extra_args` go to `streamlit run` (e.g. `--secrets.files`), and `port`
-    is chosen ahead by a caller that must name it first (an OIDC redirect URI)."""
+                     port: int | None = None, base_path: str = "") -> Iterator[str]:
+    """The server's URL while it runs (the app's, under `base_path` when given: `server.baseUrlPath`);
+    `extra_args` go to `streamlit run` (e.g. `--secrets.files`), and `port` is chosen ahead by a caller that must
+    name it first (an OIDC redirect URI)."""
     port = port or free_port()
     env = {
         **os.environ,
@@ -76,6 +77,7 @@ def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None, e
             "true",
             "--server.fileWatcherType",
             "none",
+            *(("--server.baseUrlPath", base_path) if base_path else ()),
             *extra_args,
         ],
         cwd=APP_ROOT,
@@ -84,7 +86,7 @@ def streamlit_server(state_dir: Path, extra_env: dict[str, str] | None = None, e
         stderr=subprocess.STDOUT,
     )
     (state_dir / "server.pid").write_text(str(proc.pid))  # for a stack dump of a stalled server (scripts/bench_app.py)
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{port}" + (f"/{base_path.strip('/')}" if base_path else "")
     try:
         wait_healthy(url)
         yield url

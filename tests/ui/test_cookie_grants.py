@@ -9,7 +9,7 @@ from starlette.testclient import TestClient
 from streamlit.testing.v1 import AppTest
 
 from coach.ui.cookie_grants import GRANTS, CookieGrant, GrantBook
-from coach.ui.cookie_route import COOKIE_PATH, cookie_routes
+from coach.ui.cookie_route import cookie_routes, cookie_scope, cookie_url
 from coach.ui.cookies import cookie_script
 
 
@@ -21,8 +21,11 @@ class Clock:
         return self.now
 
 
-def client(book: GrantBook) -> TestClient:
-    return TestClient(Starlette(routes=cookie_routes(book)))
+COOKIE_PATH = cookie_url()
+
+
+def client(book: GrantBook, base: str = "") -> TestClient:
+    return TestClient(Starlette(routes=cookie_routes(book, base)))
 
 
 def test_a_grant_is_redeemed_once_and_not_after_it_expires() -> None:
@@ -76,6 +79,19 @@ def test_the_route_deletes_a_cookie_marks_it_secure_over_https_and_explains_a_ba
         assert bad.status_code == 400 and "grant" in bad.json()["error"]
         assert c.post(COOKIE_PATH, json={"grant": 7}).status_code == 403
         assert c.post(COOKIE_PATH, content=b"x" * 5000).status_code == 413
+
+
+def test_under_a_base_url_path_the_route_and_the_cookie_live_under_the_prefix() -> None:
+    assert (cookie_url(), cookie_scope()) == ("/api/coach/cookie", "/")
+    assert cookie_url("coach/") == cookie_url("/coach") == "/coach/api/coach/cookie"
+    assert cookie_scope("/coach/") == "/coach"
+    book = GrantBook()
+    token = book.issue(CookieGrant("coach_local_key", "secret-key", 3600))
+    with client(book, base="coach") as c:
+        assert c.post(COOKIE_PATH, json={"grant": token}).status_code == 404  # a proxy forwards only /coach/...
+        ok = c.post("/coach/api/coach/cookie", json={"grant": token})
+        assert ok.status_code == 204 and "Path=/coach;" in ok.headers["set-cookie"]
+    assert '"/coach/api/coach/cookie"' in cookie_script(GRANTS.issue(CookieGrant("k", "v", 1)), base="coach")
 
 
 def test_the_script_carries_the_token_never_the_value() -> None:

@@ -10,17 +10,18 @@ import json
 import streamlit as st
 
 from coach.ui.cookie_grants import GRANTS, CookieGrant
-from coach.ui.cookie_route import COOKIE_PATH
+from coach.ui.cookie_route import configured_base, cookie_url
 
 _ISSUED = "_coach_cookie_grants"  # name -> (value, token) filed by this session
 
 
-def cookie_script(token: str) -> str:
-    """The script that redeems grant `token` at the cookie route (same origin, so the answer's cookie is kept)."""
+def cookie_script(token: str, base: str = "") -> str:
+    """The script that redeems grant `token` at the cookie route of an app served under `base` (same origin, so
+    the answer's cookie is kept)."""
     # once per page: a rerun or a page switch may mount the same element again, and a used grant is refused
     return (
         "<script>(function(){var t=" + json.dumps(token) + ",d=window.__coachCookieGrants="
-        "window.__coachCookieGrants||{};if(d[t]){return;}d[t]=1;fetch(" + json.dumps(COOKIE_PATH) + ","
+        "window.__coachCookieGrants||{};if(d[t]){return;}d[t]=1;fetch(" + json.dumps(cookie_url(base)) + ","
         "{method:'POST',credentials:'same-origin',headers:{'Content-Type':'application/json'},"
         "body:JSON.stringify({grant:t,secure:location.protocol==='https:'})});})();</script>"
     )
@@ -35,7 +36,7 @@ def write_cookie(name: str, value: str | None, max_age_s: int) -> None:
         return
     if status == "unknown":
         issued[name] = (value, GRANTS.issue(CookieGrant(name, value, max_age_s)))
-    st.html(cookie_script(issued[name][1]), unsafe_allow_javascript=True, width="content")
+    st.html(cookie_script(issued[name][1], configured_base()), unsafe_allow_javascript=True, width="content")
 
 
 def read_cookie(name: str) -> str | None:

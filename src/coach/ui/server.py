@@ -7,10 +7,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from coach.ui.cookie_route import cookie_routes
+from coach.ui.cookie_route import configured_base, cookie_routes
 
 SCRIPT = str(Path(__file__).with_name("entry") / "session.py")
-ROUTES = cookie_routes()  # HttpOnly cookies set by one-time grants (`cookie_grants.py`)
+# HttpOnly cookies set by one-time grants (`cookie_grants.py`), under the app's `server.baseUrlPath`: `streamlit
+# run` loads its config and flags before it imports app.py
+ROUTES = cookie_routes(base=configured_base())
 
 
 @asynccontextmanager

@@ -123,3 +123,23 @@ def test_the_rings_figure_in_its_own_place_is_right(bank: Bank, answer: str) -> 
     result, _ = _check(bank, ROUTER, answer, "numbers-and-scale-out")
     assert result.status is not NumericStatus.WRONG, result.reason()
     assert "ring" in {q.spec.name for q in result.right}
+
+
+PIPELINE = "mp-pp-low-util-short"  # its model answer gives the idle and the busy share in one clause
+
+
+def test_two_figures_of_one_clause_are_each_read_by_the_words_since_the_figure_before() -> None:
+    from coach.grading.numeric.attribution import words_before
+
+    text = "each GPU idles 75% of the time and is busy 25%"
+    assert words_before(text, text.index("25%")) >= {"idl", "busy"}  # the whole clause
+    assert words_before(text, text.index("25%"), [text.index("75%") + 3]) == {"tim", "busy"}  # stems
+
+
+def test_two_figures_of_one_clause_in_each_others_places_are_a_swap(bank: Bank) -> None:
+    swapped = "With a single micro-batch each GPU is idle for 25% of the time and busy for 75%."
+    result, _ = _check(bank, PIPELINE, swapped, "idle-fraction")
+    assert result.status is NumericStatus.SWAPPED, result.reason()
+    right = "With a single micro-batch each GPU is idle for 75% of the time and busy for 25%."
+    result, _ = _check(bank, PIPELINE, right, "idle-fraction")
+    assert result.status is NumericStatus.MET, result.reason()

@@ -2,14 +2,17 @@
 consistent-hash ring 88.9%", where the figures are the other way round) are both values the check expects, but
 the claim is wrong. Each expected number carries the model answer's clause up to it (`QuantitySpec.context`);
 a number is read as placed where the words just before it in the answer share clearly more with the other
-number's clause than with its own. A swap needs each of two numbers in the other's place, so one loosely worded
-clause never contradicts a right answer; one number alone in another's place counts only where that quantity's
-named wrong formula gives the same number (check.py, `_misplaced`). Pure and lexical: no model.
+number's clause than with its own. Those words run back to the clause's start or to the figure before it that is
+one of the same check's quantities, whichever is nearer, in the answer and the model answer alike: in "each GPU
+idles 75% of the time and is busy 25%", 25% is the figure for "time, busy", not for the idle words before 75%.
+A swap needs each of two numbers in the other's place, so one loosely worded clause never contradicts a right
+answer; one number alone in another's place counts only where that quantity's named wrong formula gives the same
+number (check.py, `_misplaced`). Pure and lexical: no model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -31,26 +34,37 @@ def _word(stem: str) -> str:
     return stem[:-1] if len(stem) > 3 and stem.endswith("e") else stem  # the stemmer: "move" but "moves" -> "mov"
 
 
-def words_before(text: str, end: int) -> frozenset[str]:
-    """The last WINDOW content-word stems of the clause up to `end` (numbers left out: they are the figures)."""
-    stems = [_word(s) for s in content_stems(text[clause_start(text, end):end]) if not s[0].isdigit()]
+def words_before(text: str, end: int, figures: Iterable[int] = ()) -> frozenset[str]:
+    """The last WINDOW content-word stems of the clause up to `end`, after the last of `figures` (where other
+    figures end) before it. Numbers are left out: they are the figures."""
+    start = max([clause_start(text, end), *(f for f in figures if f <= end)])
+    stems = [_word(s) for s in content_stems(text[start:end]) if not s[0].isdigit()]
     return frozenset(stems[-WINDOW:])
 
 
-def _own(result: QuantityResult) -> frozenset[str]:
-    """The words the model answer puts just before this number."""
-    return words_before(result.spec.context, len(result.spec.context))
+def _own(result: QuantityResult, results: Sequence[QuantityResult]) -> frozenset[str]:
+    """The words the model answer puts just before this number, after the check's other numbers it shows."""
+    context = result.spec.context
+    ends = [at + len(o.spec.text) for o in results
+            if o.spec is not result.spec and o.spec.text and (at := context.rfind(o.spec.text)) >= 0]
+    return words_before(context, len(context), ends)
+
+
+def _here(answer: str, result: QuantityResult, results: Sequence[QuantityResult]) -> frozenset[str]:
+    """The words the answer puts just before the number it wrote for this quantity, after the others'."""
+    assert result.found is not None
+    ends = [o.found.end for o in results if o.spec is not result.spec and o.found is not None]
+    return words_before(answer, result.found.start, ends)
 
 
 def _placed_as(here: frozenset[str], own: frozenset[str], other: frozenset[str]) -> bool:
     return len(here & other) >= len(here & own) + MARGIN
 
 
-def reads_as(answer: str, a: QuantityResult, b: QuantityResult) -> bool:
-    """Does a's number sit clearly in b's clause rather than its own?"""
-    assert a.found is not None
-    own_a, own_b = _own(a), _own(b)
-    return own_a != own_b and _placed_as(words_before(answer, a.found.start), own_a, own_b)
+def reads_as(answer: str, a: QuantityResult, b: QuantityResult, results: Sequence[QuantityResult]) -> bool:
+    """Does a's number sit clearly in b's clause rather than its own? (`results`: the check's quantities)"""
+    own_a, own_b = _own(a, results), _own(b, results)
+    return own_a != own_b and _placed_as(_here(answer, a, results), own_a, own_b)
 
 
 def swapped(answer: str, results: Sequence[QuantityResult]) -> tuple[QuantityResult, QuantityResult] | None:
@@ -62,6 +76,6 @@ def swapped(answer: str, results: Sequence[QuantityResult]) -> tuple[QuantityRes
             continue  # one number read for both, or one value under two names
         if a.found.dims != b.found.dims:
             continue  # a time and a rate cannot trade places
-        if reads_as(answer, a, b) and reads_as(answer, b, a):
+        if reads_as(answer, a, b, results) and reads_as(answer, b, a, results):
             return a, b
     return None

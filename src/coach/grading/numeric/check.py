@@ -228,7 +228,7 @@ def _misplaced(answer: str, results: Sequence[QuantityResult], stated: Sequence[
             if j == i or b.found is not None or not b.spec.context:
                 continue
             w = next((w for w in b.spec.wrong if matches(a.found, w.shown, b.spec.unit, b.spec.tolerance)), None)
-            if w is not None and reads_as(answer, a, b):
+            if w is not None and reads_as(answer, a, b, results):
                 out[i], out[j] = QuantityResult(a.spec), QuantityResult(b.spec, found=a.found, wrong=w)
                 break
     return tuple(out)

@@ -36,7 +36,7 @@ def test_every_attached_misconception_has_two_held_out_statements(bank: Bank) ->
 
 
 def test_dev_answers_name_existing_items(bank: Bank) -> None:
-    for name in ("paraphrases", "flipped", "gaming"):
+    for name in ("paraphrases", "flipped", "gaming", "numeric_swaps"):
         assert all(r["item"] in bank.items for r in devsets.load(devsets.DEFAULT_DIR, name))
 
 
@@ -123,3 +123,25 @@ def test_answers_that_state_no_misconception_count_each_one_named() -> None:
     # contradicted without a name ("oddly") is not counted: no misconception was put in the candidate's mouth
     assert result["share_naming_a_misconception"] == 0.5
     assert result["named"] == ["a/c1/some-mis", "d/c1/some-mis"]
+
+
+def test_numeric_swaps_name_criteria_that_expect_two_figures_and_quantities_they_declare(bank: Bank) -> None:
+    recs = devsets.load(devsets.DEFAULT_DIR, "numeric_swaps")
+    assert {r["kind"] for r in recs} == {"right", "swapped"}
+    for r in recs:
+        criterion = next(c for c in bank.rubric_for(bank.items[r["item"]]).criteria if c.id == r["criterion"])
+        names = {q.value for q in criterion.numeric.quantities}
+        assert len(names) >= 2 and set(r.get("swapped", ())) <= names, r["item"]
+        assert (r["kind"] == "swapped") == (len(r.get("swapped", ())) == 2), r["item"]
+
+
+def test_numeric_swaps_count_the_named_criterion_contradicted_for_each_kind(bank: Bank) -> None:
+    targets = devsets._targets(bank)
+    first = next(iter(targets))
+    recs = [{"item": first, "criterion": "c1", "kind": "right", "answer": "All in place."},
+            {"item": first, "criterion": "c1", "kind": "right", "answer": "It is oddly read."},
+            {"item": first, "criterion": "c1", "kind": "swapped", "answer": "It is wrongly placed."},
+            {"item": first, "criterion": "c2", "kind": "swapped", "answer": "It is wrongly placed, on c1 only."}]
+    result = devsets.numeric_swaps(_Scripted(), targets, recs)
+    assert result["right"] == {"n": 2, "contradicted_on_criterion": 0.5, "misses": [first]}
+    assert result["swapped"] == {"n": 2, "contradicted_on_criterion": 0.5, "misses": [first]}

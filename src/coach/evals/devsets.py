@@ -1,6 +1,6 @@
 """The domain dev sets under `devsets/` (see devsets/README.md), graded against the bank's rubrics.
 
-Five sets, written by hand for this purpose and read by nothing that trains or fits (a test checks that none of
+Six sets, written by hand for this purpose and read by nothing that trains or fits (a test checks that none of
 their texts is a training pair):
 - misconceptions held out of the catalogue: two statements per attached misconception, in a candidate's voice;
   each should be marked contradicted on every criterion the misconception is attached to (target >= 80%), and
@@ -10,7 +10,9 @@ their texts is a training pair):
 - gaming answers (keyword lists, question copy, injection, off-topic, padding, vague, hedges, term sentences):
   each should score low;
 - denials: two right statements per attached misconception that deny it (one with a negation, one stating the
-  correction plainly); none should be marked as stating the misconception it denies (`denials`).
+  correction plainly); none should be marked as stating the misconception it denies (`denials`);
+- numeric swaps: for each criterion that expects two or more figures, an answer with every figure in its place
+  (its criterion should not be contradicted) and one with two figures in each other's places (it should be).
 Every model answer of the bank should still score strong, and no sentence of a model answer or of a paraphrase,
 graded alone, should be marked contradicted (`sentence_precision`, `paraphrase_sentences`), and no paraphrase or
 gaming answer should be told it holds a misconception (`misconceptions_named`): neither states one.
@@ -52,7 +54,7 @@ def load(folder: Path, name: str) -> list[dict[str, Any]]:
 def texts(folder: Path = DEFAULT_DIR) -> list[str]:
     """Every answer text of the dev sets (for the no-overlap test)."""
     out = [s for r in load(folder, "misconceptions_heldout") for s in r["statements"]]
-    for name in ("paraphrases", "flipped", "gaming"):
+    for name in ("paraphrases", "flipped", "gaming", "numeric_swaps"):
         out += [r["answer"] for r in load(folder, name)]
     out += [r[form] for r in load(folder, "denials") for form in DENIAL_FORMS]
     return out
@@ -124,6 +126,23 @@ def evaluate(grader: Grader, bank: Bank, folder: Path = DEFAULT_DIR) -> dict[str
                                 for k in sorted({r["kind"] for r in recs})}
         out[name] = block
     out["denials"] = denials(grader, targets, load(folder, "denials"))
+    out["numeric_swaps"] = numeric_swaps(grader, targets, [r for r in load(folder, "numeric_swaps")
+                                                           if r["item"] in targets])
+    return out
+
+
+def numeric_swaps(grader: Grader, targets: dict[str, tuple[GradingTarget, Rubric]],
+                  recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Figures in their places and in each other's: for each kind (`right`, `swapped`), the share whose criterion is
+    marked contradicted (the right ones should have none, the swapped ones all) and the items that miss."""
+    graded = grader.grade_many([(r["answer"], targets[r["item"]][0]) for r in recs])
+    out: dict[str, Any] = {}
+    for kind, want in (("right", False), ("swapped", True)):
+        hits = [(r["item"], any(c.criterion_id == r["criterion"] and c.verdict == Verdict.CONTRADICTED
+                                for c in s.criteria))
+                for r, s in zip(recs, graded, strict=True) if r["kind"] == kind]
+        out[kind] = {"n": len(hits), "contradicted_on_criterion": _mean([float(h) for _, h in hits]),
+                     "misses": sorted(item for item, h in hits if h != want)}
     return out
 
 

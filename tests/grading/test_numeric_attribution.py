@@ -143,3 +143,11 @@ def test_two_figures_of_one_clause_in_each_others_places_are_a_swap(bank: Bank) 
     right = "With a single micro-batch each GPU is idle for 75% of the time and busy for 25%."
     result, _ = _check(bank, PIPELINE, right, "idle-fraction")
     assert result.status is NumericStatus.MET, result.reason()
+
+
+def test_a_figure_ends_only_where_it_stands_alone() -> None:
+    from coach.grading.numeric.attribution import _figure_ends
+
+    text = "an H200 holds 2 heads, 2.5 of them; 2"
+    assert _figure_ends(text, "2") == [text.index("2 heads") + 1, len(text)]
+    assert _figure_ends(text, "") == []

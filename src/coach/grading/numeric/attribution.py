@@ -12,6 +12,7 @@ number (check.py, `_misplaced`). Pure and lexical: no model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -42,11 +43,15 @@ def words_before(text: str, end: int, figures: Iterable[int] = ()) -> frozenset[
     return frozenset(stems[-WINDOW:])
 
 
+def _figure_ends(text: str, figure: str) -> list[int]:
+    """Where `figure` ("75%", "2") ends each time it stands alone in `text` (not the "2" of "H200")."""
+    return [m.end() for m in re.finditer(rf"(?<![\w.]){re.escape(figure)}(?![\w]|[.,]\d)", text)] if figure else []
+
+
 def _own(result: QuantityResult, results: Sequence[QuantityResult]) -> frozenset[str]:
     """The words the model answer puts just before this number, after the check's other numbers it shows."""
     context = result.spec.context
-    ends = [at + len(o.spec.text) for o in results
-            if o.spec is not result.spec and o.spec.text and (at := context.rfind(o.spec.text)) >= 0]
+    ends = [end for o in results if o.spec is not result.spec for end in _figure_ends(context, o.spec.text)]
     return words_before(context, len(context), ends)
 
 

@@ -42,6 +42,25 @@ LOW_CONFIDENCE = 0.5
 TOSS_UP_MARGIN = 0.08  # a score within 0.5 +- this is a toss-up: confidence falls below LOW_CONFIDENCE
 
 
+# A point stated the wrong way round costs its own weight and this share of it again: an expert marks a reversed
+# key claim lower than a silent one (issue 19: flipped answers deserve 0-0.2, not a plain missed point's credit)
+CONTRADICTION_COST = 1.0
+CONTRADICTION_NOTE = ("A point stated the wrong way round costs more than one left out: each contradicted point "
+                      "takes its own weight off the score again.")
+
+
+def rubric_credit(results: Sequence[CriterionResult]) -> tuple[float, float]:
+    """(credit, factor) of the criterion verdicts. Credit: the weighted verdict credit, less CONTRADICTION_COST
+    times the contradicted share, floored at 0. Factor: the share of the fitted model's value that stands, 1 less
+    (1 + CONTRADICTION_COST) times the contradicted share, floored at 0 (the model reads the words, so a reversed
+    point would otherwise keep its similarity credit)."""
+    total = sum(r.weight for r in results) or 1.0
+    contradicted = sum(r.weight for r in results if r.verdict == Verdict.CONTRADICTED) / total
+    credit = sum(r.weight * VERDICT_CREDIT[r.verdict] for r in results) / total
+    return (max(0.0, credit - CONTRADICTION_COST * contradicted),
+            max(0.0, 1.0 - (1.0 + CONTRADICTION_COST) * contradicted))
+
+
 def confidence_of(value: float, credit: float, knn_vote: float | None = None, rubric: bool = False) -> float:
     """How sure the offline grade is. Lowest near the toss-up point 0.5, where the grader errs most: on 2,000
     SemEval-2013 and 1,476 SAF training answers the band 0.42-0.58 held 20% of the answers, with 1.4x and 1.5x
@@ -69,9 +88,9 @@ class Trace:
 
     features: dict[str, float]
     model: float  # the fitted model's output
-    factor: float  # 1 - share of criterion weight contradicted
+    factor: float  # share of the model value that stands after contradictions (`rubric_credit`)
     cap: float  # the guards' cap
-    credit: float  # criterion credit (weighted verdict credit)
+    credit: float  # criterion credit (weighted verdict credit, less the contradictions' cost)
     rubric: bool
     scale: float = 1.0  # the guards' share of the grade that stands (off-topic answers)
 
@@ -204,16 +223,16 @@ class EmbeddingGrader:
         if self.check_numbers:  # quantitative criteria: the numbers decide with the words (numeric/verdict.py)
             review = review_numbers(results, enc.text, target)
             results, numeric_notes = list(review.criteria), review.notes
-        credit = sum(r.weight * VERDICT_CREDIT[r.verdict] for r in results) / (sum(r.weight for r in results) or 1)
-        contradicted = sum(r.weight for r in results if r.verdict == Verdict.CONTRADICTED)
-        contradicted /= sum(r.weight for r in results) or 1.0
-        trace = Trace(features=feats, model=value, factor=1 - contradicted, credit=credit,
+        credit, factor = rubric_credit(results)
+        trace = Trace(features=feats, model=value, factor=factor, credit=credit,
                       cap=report.cap if report is not None else 1.0, rubric=target.from_rubric,
                       scale=report.scale if report is not None else 1.0)
         value = trace.combine(value)
         confidence = confidence_of(value, credit, feats.get("knn_vote"), target.from_rubric)
         flags: list[Flag] = [Flag.MISCONCEPTION] if any(r.misconception_id for r in results) else []
         notes: list[str] = list(numeric_notes)
+        if factor < 1.0:
+            notes.append(CONTRADICTION_NOTE)
         if report is not None:
             flags.extend(report.flags)
             notes.extend(report.notes)

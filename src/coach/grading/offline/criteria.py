@@ -63,41 +63,76 @@ def phrasing_stands(span: str, reading: CriterionReading, v: Verdicts) -> bool:
     return read is None or read.correct < v.xe_met
 
 
+def claim_views(enc: Encoded) -> tuple[list[np.ndarray], np.ndarray | None]:
+    """What a misconception is matched against: the answer's sentences, as one or two matrices of vectors (a row
+    per sentence), and the whole answer's vector, or None where the whole answer is no claim of its own.
+    With `Encoded.alone` set (the grader sets it), each sentence is read both on its own and pooled in its answer,
+    and must state the misconception both ways: its neighbours can move a right sentence toward a misconception
+    ("reads every weight from HBM" beside "the weights are 16 GB, so a step takes 4.8 ms", close to "a step only
+    reads the KV cache"), and can keep one apart from it ("under TP each GPU computes a slice of every expert",
+    which alone sits close to "EP slices each expert"). Then only a one-sentence answer is its own claim."""
+    if enc.alone is not None and enc.alone.shape[0] == enc.span_vecs.shape[0] == len(enc.spans):
+        return [enc.alone, enc.span_vecs], None
+    return [enc.span_vecs], enc.sent
+
+
+def misconception_match(phrasing_vecs: np.ndarray, enc: Encoded) -> tuple[float, int]:
+    """Best cosine between a misconception's phrasings and the answer's claims (`claim_views`: a sentence read
+    two ways counts its lower cosine), and the index of the sentence that matches best (the evidence)."""
+    if phrasing_vecs.shape[0] == 0:
+        return 0.0, 0
+    views, whole = claim_views(enc)
+    best = float(np.max(phrasing_vecs @ whole)) if whole is not None else -1.0
+    if views[0].shape[0] == 0:
+        return best, 0
+    sims = np.min([(v @ phrasing_vecs.T).max(axis=1) for v in views], axis=0)
+    return max(best, float(sims.max())), int(np.argmax(sims))
+
+
 def named_misconception(spec: CriterionSpec, span: str, enc: Encoded,
                         misconceptions: Mapping[str, np.ndarray], own_vecs: np.ndarray | None = None) -> str | None:
     """The attached misconception the contradicting span states, if it is close enough to one of its phrasings
-    (and, given the criterion's own vectors, not clearly closer to those: CRITERION_MARGIN)."""
-    rows = [i for i, s in enumerate(enc.spans) if s in span] if enc.span_vecs.shape[0] == len(enc.spans) else []
-    vecs_of_span = enc.span_vecs[rows] if rows else enc.sent[None, :]
-    own = (vecs_of_span @ own_vecs.T).max(axis=1) if own_vecs is not None and own_vecs.size else None
+    (and, given the criterion's own vectors, not clearly closer to those: CRITERION_MARGIN), in every way its
+    sentences are read (`claim_views`)."""
+    views, whole = claim_views(enc)
+    rows = [i for i, s in enumerate(enc.spans) if s in span] if views[0].shape[0] == len(enc.spans) else []
+    if not rows:
+        views = [(whole if whole is not None else enc.sent)[None, :]]
     best, found = MISCONCEPTION_NAMED, None
     for mid in spec.misconceptions:
         vecs = misconceptions.get(mid)
-        if vecs is not None and vecs.size:
-            per_row = (vecs_of_span @ vecs.T).max(axis=1)
-            if own is not None:
+        if vecs is None or not vecs.size:
+            continue
+        per_view = []
+        for view in views:
+            of_span = view[rows] if rows else view
+            per_row = (of_span @ vecs.T).max(axis=1)
+            if own_vecs is not None and own_vecs.size:
+                own = (of_span @ own_vecs.T).max(axis=1)
                 per_row = np.where(own - per_row < CRITERION_MARGIN, per_row, -1.0)
-            sim = float(per_row.max())
-            if sim >= best:
-                best, found = sim, mid
+            per_view.append(per_row)
+        sim = float(np.min(per_view, axis=0).max())
+        if sim >= best:
+            best, found = sim, mid
     return found
 
 
+def _states(vec: np.ndarray, mis_vecs: np.ndarray, own_vecs: np.ndarray, cut: float) -> bool:
+    mis = float(np.max(mis_vecs @ vec))
+    return mis >= cut and (own_vecs.size == 0 or float(np.max(own_vecs @ vec)) - mis < CRITERION_MARGIN)
+
+
 def states_misconception(enc: Encoded, where: int, mis_vecs: np.ndarray, own_vecs: np.ndarray, cut: float) -> bool:
-    """Does the answer span at `where` (or the whole answer) match a phrasing of the misconception at least `cut`,
-    and not clearly more closely (CRITERION_MARGIN) one of the criterion's own texts (phrasings, description, the
-    model answer's sentences)?
+    """Does the answer span at `where`, in every way it is read (`claim_views`), or the whole answer, where it is
+    a claim of its own, match a phrasing of the misconception at least `cut`, and not clearly more closely
+    (CRITERION_MARGIN) one of the criterion's own texts (phrasings, description, the model answer's sentences)?
     The bi-encoder barely tells a statement from its opposite, so a right sentence close to both must not be read
     as the misconception ("decode is memory-bound: every step reads all the weights from HBM" against "the
     weights stay on chip, so decode only reads the KV")."""
-    span = enc.span_vecs[where] if enc.spans and enc.span_vecs.shape[0] > where else None
-    for vec in (span, enc.sent):
-        if vec is None:
-            continue
-        mis = float(np.max(mis_vecs @ vec))
-        if mis >= cut and (own_vecs.size == 0 or float(np.max(own_vecs @ vec)) - mis < CRITERION_MARGIN):
-            return True
-    return False
+    views, whole = claim_views(enc)
+    if enc.spans and views[0].shape[0] > where and all(_states(v[where], mis_vecs, own_vecs, cut) for v in views):
+        return True
+    return whole is not None and _states(whole, mis_vecs, own_vecs, cut)
 
 
 # Where one claim of a sentence ends and another begins: "A: B, and C, but D" makes four. A reason ("because",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -39,6 +39,9 @@ class Encoded:
     span_vecs: Matrix = field(default_factory=lambda: np.zeros((0, 1), dtype=np.float32))
     offsets: list[tuple[int, int]] = field(default_factory=list)  # each piece's character span in `text`
     align: Matrix | None = None  # piece vectors for soft alignment, when the embedder gives its own
+    # each sentence's vector encoded on its own (`Encoder.with_alone`): a misconception is stated by a sentence,
+    # read both on its own and in context (`criteria.claim_views`)
+    alone: Matrix | None = None
 
     @property
     def align_vecs(self) -> Matrix:
@@ -153,6 +156,16 @@ class Encoder:
 
     def encode_one(self, text: str) -> Encoded:
         return self.encode([text])[0]
+
+    def with_alone(self, enc: Encoded) -> Encoded:
+        """`enc` with each of its sentences' vectors encoded on its own (`Encoded.alone`); a text of one sentence is
+        already its own sentence. Cached like the encoding."""
+        if enc.alone is not None or len(enc.spans) <= 1:
+            return enc
+        done = replace(enc, alone=np.stack([e.sent for e in self.encode(enc.spans)]).astype(np.float32))
+        if self._cache.get(enc.text) is enc:
+            self._cache[enc.text] = done
+        return done
 
     def _encode(self, texts: list[str]) -> list[Encoded]:
         if isinstance(self.embedder, FullEmbedder):

@@ -27,7 +27,6 @@ from coach.grading.guards.vectors import PooledVectors
 from coach.grading.numeric.verdict import review_numbers
 from coach.grading.offline import contradiction
 from coach.grading.offline import criteria as crit
-from coach.grading.offline.alignment import span_match
 from coach.grading.offline.anchors import anchor_features
 from coach.grading.offline.calibration import GraderParams, shipped_params
 from coach.grading.offline.cross import CrossReading, batch_pairs, cross_features, read
@@ -147,7 +146,8 @@ class EmbeddingGrader:
 
     def prepare(self, rows: Sequence[tuple[str, GradingTarget]]) -> None:
         """Encode in one batched pass what grading these rows needs: the answers and every new target's texts
-        (the guards pool what they need from these). Changes speed only, never a grade."""
+        (the guards pool what they need from these), then the sentences of answers of several, each on its own
+        (`Encoder.with_alone`). Changes speed only, never a grade."""
         texts = [a for a, _ in rows if a.strip()]
         if not texts:
             return
@@ -161,9 +161,12 @@ class EmbeddingGrader:
             if cleans:
                 self.encoder.encode([c for c, _ in cleans])
                 graded += cleans
+        # each answer's sentences on their own (`Encoder.with_alone`), in one batched pass too
+        self.encoder.encode([s for a, _ in graded for e in [self.encoder.encode_one(a)] if len(e.spans) > 1
+                             for s in e.spans])
         if self.pair_scorer is None and self.checker is None:
             return
-        rows_enc = [(self.encoder.encode_one(a), self.context(t)) for a, t in graded]
+        rows_enc = [(self.encoder.with_alone(self.encoder.encode_one(a)), self.context(t)) for a, t in graded]
         if self.pair_scorer is not None:  # every pair the readings need, the stripped answers' too, in one call
             self.pair_scorer.score_pairs(batch_pairs(rows_enc, self.read_whole))
         elif self.checker is not None:  # only the contradiction candidates' pairs
@@ -210,6 +213,7 @@ class EmbeddingGrader:
     def _scored(self, enc: Encoded, ctx: TargetContext, report: Any) -> tuple[Score, Trace]:
         """Grade the encoded text against the target; the guard report (or None) caps and flags it."""
         target = ctx.target
+        enc = self.encoder.with_alone(enc)  # misconceptions are read sentence by sentence (`claim_views`)
         match = Match.of(enc, ctx)
         feats = self._features(enc, ctx, match)
         reading = read(enc, ctx, self.pair_scorer, self.read_whole) if self.pair_scorer is not None else None
@@ -280,7 +284,7 @@ class EmbeddingGrader:
         v, enc, ctx = self.params.verdicts, match.ans, match.ctx
         mis_hits: dict[str, tuple[float, int]] = {}
         for mid, vecs in ctx.misconceptions.items():  # spans close to a catalogue misconception's phrasing
-            sim, where = span_match(vecs, enc)
+            sim, where = crit.misconception_match(vecs, enc)
             if sim >= v.misconception:
                 mis_hits[mid] = (sim, where)
         results = []

@@ -11,6 +11,7 @@ import numpy as np
 from coach.content.bank import Bank
 from coach.content.render import render
 from coach.grading.attempt import target_for
+from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.score import Verdict
 
 MECHANISM = ("Each decode step reads every weight from HBM to make one token, about one FLOP per byte, so decode is "
@@ -35,3 +36,24 @@ def test_a_right_figure_beside_a_right_sentence_states_no_misconception(bank: Ba
     assert verdicts["weights-every-step"].verdict == Verdict.MET, verdicts["weights-every-step"]
     assert verdicts["floor-estimate"].verdict == Verdict.MET, verdicts["floor-estimate"]
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED or c.misconception_id], score.criteria
+
+
+def test_only_sentences_near_a_misconception_are_read_alone_and_in_the_batched_pass(bank: Bank, st_embedder) -> None:  # type: ignore[no-untyped-def]
+    from tests.grading.test_guard_vectors import CountingEmbedder
+
+    counting = CountingEmbedder(st_embedder)
+    grader = EmbeddingGrader(counting)
+    target = target_for(bank, render(bank.items["if-dm-why"]))
+    answer = f"{MECHANISM} {LEVERS} {FIGURES} I wrote this answer on the train home."
+    grader.prepare([(answer, target)])
+    batched = counting.texts
+    grader.grade(answer, target)
+    assert counting.texts == batched  # the sentences read alone were in the batched pass
+    enc = grader.encoder.encode_one(answer)
+    near = grader._near_misconception(enc, grader.context(target))
+    assert near and len(near) < len(enc.spans)  # the train is near no attached misconception
+    alone = grader._with_alone(enc, grader.context(target)).alone
+    assert alone is not None
+    for i in range(len(enc.spans)):
+        expected = grader.encoder.encode_one(enc.spans[i]).sent if i in near else enc.span_vecs[i]
+        assert np.allclose(alone[i], expected)

@@ -157,15 +157,16 @@ class Encoder:
     def encode_one(self, text: str) -> Encoded:
         return self.encode([text])[0]
 
-    def with_alone(self, enc: Encoded) -> Encoded:
-        """`enc` with each of its sentences' vectors encoded on its own (`Encoded.alone`); a text of one sentence is
-        already its own sentence. Cached like the encoding."""
-        if enc.alone is not None or len(enc.spans) <= 1:
+    def with_alone(self, enc: Encoded, rows: Sequence[int] | None = None) -> Encoded:
+        """`enc` with its sentences' vectors each encoded on its own (`Encoded.alone`): those at `rows` (None: all),
+        the others kept as pooled in context. A text of one sentence is already its own sentence."""
+        if len(enc.spans) <= 1 or enc.span_vecs.shape[0] != len(enc.spans):
             return enc
-        done = replace(enc, alone=np.stack([e.sent for e in self.encode(enc.spans)]).astype(np.float32))
-        if self._cache.get(enc.text) is enc:
-            self._cache[enc.text] = done
-        return done
+        picked = list(range(len(enc.spans)) if rows is None else rows)
+        alone = enc.span_vecs.copy()
+        for i, e in zip(picked, self.encode([enc.spans[i] for i in picked]), strict=True):
+            alone[i] = e.sent
+        return replace(enc, alone=alone)
 
     def _encode(self, texts: list[str]) -> list[Encoded]:
         if isinstance(self.embedder, FullEmbedder):

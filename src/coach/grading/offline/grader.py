@@ -161,17 +161,31 @@ class EmbeddingGrader:
             if cleans:
                 self.encoder.encode([c for c, _ in cleans])
                 graded += cleans
-        # each answer's sentences on their own (`Encoder.with_alone`), in one batched pass too
-        self.encoder.encode([s for a, _ in graded for e in [self.encoder.encode_one(a)] if len(e.spans) > 1
-                             for s in e.spans])
+        # the sentences misconceptions are read in, each on its own (`_with_alone`), in one batched pass too
+        encoded = [(self.encoder.encode_one(a), self.context(t)) for a, t in graded]
+        self.encoder.encode([e.spans[i] for e, ctx in encoded for i in self._near_misconception(e, ctx)])
         if self.pair_scorer is None and self.checker is None:
             return
-        rows_enc = [(self.encoder.with_alone(self.encoder.encode_one(a)), self.context(t)) for a, t in graded]
+        rows_enc = [(self._with_alone(e, ctx), ctx) for e, ctx in encoded]
         if self.pair_scorer is not None:  # every pair the readings need, the stripped answers' too, in one call
             self.pair_scorer.score_pairs(batch_pairs(rows_enc, self.read_whole))
         elif self.checker is not None:  # only the contradiction candidates' pairs
             self.checker.score_pairs(list(dict.fromkeys(
                 p for enc, ctx in rows_enc for p in contradiction.pairs_for(enc, ctx, self._denies))))
+
+    def _near_misconception(self, enc: Encoded, ctx: TargetContext) -> list[int]:
+        """The answer's sentences that, pooled in context, come within a naming cut of an attached misconception's
+        phrasing: only those can state one, since a sentence must do so read both ways (`criteria.claim_views`)."""
+        if len(enc.spans) <= 1 or not ctx.misconceptions or enc.span_vecs.shape[0] != len(enc.spans):
+            return []
+        floor = min(crit.MISCONCEPTION_NAMED, self.params.verdicts.misconception)
+        best = (enc.span_vecs @ np.vstack(list(ctx.misconceptions.values())).T).max(axis=1)
+        return [i for i, b in enumerate(best) if b >= floor]
+
+    def _with_alone(self, enc: Encoded, ctx: TargetContext) -> Encoded:
+        """`enc` with the sentences near a misconception (`_near_misconception`) encoded each on its own; the
+        others cannot state one, so their vectors in context stand for both readings."""
+        return self.encoder.with_alone(enc, self._near_misconception(enc, ctx))
 
     def guard_report(self, answer: str, target: GradingTarget, enc: Encoded | None = None) -> Any:
         """What the anti-gaming guards make of an answer (a `GuardReport`), or None with the guards off.
@@ -213,7 +227,7 @@ class EmbeddingGrader:
     def _scored(self, enc: Encoded, ctx: TargetContext, report: Any) -> tuple[Score, Trace]:
         """Grade the encoded text against the target; the guard report (or None) caps and flags it."""
         target = ctx.target
-        enc = self.encoder.with_alone(enc)  # misconceptions are read sentence by sentence (`claim_views`)
+        enc = self._with_alone(enc, ctx)  # misconceptions are read sentence by sentence (`claim_views`)
         match = Match.of(enc, ctx)
         feats = self._features(enc, ctx, match)
         reading = read(enc, ctx, self.pair_scorer, self.read_whole) if self.pair_scorer is not None else None

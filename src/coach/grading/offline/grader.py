@@ -146,8 +146,8 @@ class EmbeddingGrader:
 
     def prepare(self, rows: Sequence[tuple[str, GradingTarget]]) -> None:
         """Encode in one batched pass what grading these rows needs: the answers and every new target's texts
-        (the guards pool what they need from these), then the sentences of answers of several, each on its own
-        (`Encoder.with_alone`). Changes speed only, never a grade."""
+        (the guards pool what they need from these), then each answer's sentences that could state a
+        misconception, each on its own (`_with_alone`). Changes speed only, never a grade."""
         texts = [a for a, _ in rows if a.strip()]
         if not texts:
             return

@@ -13,6 +13,7 @@ from coach.content.render import render
 from coach.grading.attempt import target_for
 from coach.grading.offline.grader import EmbeddingGrader
 from coach.grading.score import Verdict
+from tests.grading.test_guard_vectors import CountingEmbedder
 
 MECHANISM = ("Each decode step reads every weight from HBM to make one token, about one FLOP per byte, so decode is "
              "memory-bandwidth-bound.")
@@ -39,8 +40,6 @@ def test_a_right_figure_beside_a_right_sentence_states_no_misconception(bank: Ba
 
 
 def test_only_sentences_near_a_misconception_are_read_alone_and_in_the_batched_pass(bank: Bank, st_embedder) -> None:  # type: ignore[no-untyped-def]
-    from tests.grading.test_guard_vectors import CountingEmbedder
-
     counting = CountingEmbedder(st_embedder)
     grader = EmbeddingGrader(counting)
     target = target_for(bank, render(bank.items["if-dm-why"]))

@@ -98,19 +98,17 @@ def named_misconception(spec: CriterionSpec, span: str, enc: Encoded,
     rows = [i for i, s in enumerate(enc.spans) if s in span] if views[0].shape[0] == len(enc.spans) else []
     if not rows:
         views = [(whole if whole is not None else enc.sent)[None, :]]
+    spans = [view[rows] if rows else view for view in views]
+    owns = [(s @ own_vecs.T).max(axis=1) if own_vecs is not None and own_vecs.size else None for s in spans]
     best, found = MISCONCEPTION_NAMED, None
     for mid in spec.misconceptions:
         vecs = misconceptions.get(mid)
         if vecs is None or not vecs.size:
             continue
         per_view = []
-        for view in views:
-            of_span = view[rows] if rows else view
+        for of_span, own in zip(spans, owns, strict=True):
             per_row = (of_span @ vecs.T).max(axis=1)
-            if own_vecs is not None and own_vecs.size:
-                own = (of_span @ own_vecs.T).max(axis=1)
-                per_row = np.where(own - per_row < CRITERION_MARGIN, per_row, -1.0)
-            per_view.append(per_row)
+            per_view.append(per_row if own is None else np.where(own - per_row < CRITERION_MARGIN, per_row, -1.0))
         sim = float(np.min(per_view, axis=0).max())
         if sim >= best:
             best, found = sim, mid

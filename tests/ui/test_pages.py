@@ -43,7 +43,7 @@ def test_practice_shows_pool_and_estimate_then_runs_to_results() -> None:
     assert not at.exception
     assert any("Pool:" in c.value for c in at.caption)
     assert any("min" in i.value for i in at.info)
-    at.number_input[0].set_value(min(3, at.number_input[0].max)).run()
+    at.number_input[0].set_value(3).run()
     at.radio(key="practice-reveal").set_value("at the end").run()
     at = button(at, "Start practice test").click().run()
     at = answer_all(at)
@@ -51,6 +51,19 @@ def test_practice_shows_pool_and_estimate_then_runs_to_results() -> None:
     assert any(s.value == "Coach feedback" for s in at.subheader)
     marks = (":material/check_circle:", ":material/adjust:", ":material/cancel:")
     assert any(e.label.startswith(marks) for e in at.expander)
+
+
+def test_practice_count_out_of_range_says_what_happens() -> None:
+    at = open_page("practice", MODULE)
+    pool = int(next(c.value for c in at.caption if "Pool:" in c.value).split("·")[1].split()[0])
+    at.number_input[0].set_value(pool + 5).run()
+    assert any(f"Only {pool} " in w.value and f"will have {pool}" in w.value for w in at.warning), at.warning
+    assert any(i.value.startswith(f"{pool} questions") for i in at.info), "the summary shows the count it will use"
+    assert not button(at, "Start practice test").disabled
+    at.number_input[0].set_value(0).run()
+    assert any("at least one question" in e.value for e in at.error)
+    assert button(at, "Start practice test").disabled
+    assert not any("questions ·" in i.value for i in at.info), "no summary for a test that cannot start"
 
 
 def test_practice_with_reveal_after_each_question() -> None:
@@ -91,7 +104,7 @@ def test_empty_and_overlong_answers_get_clear_messages_and_keep_the_text() -> No
         pytest.skip("the module has no short-answer items")
     at = open_page("practice", MODULE)
     at.segmented_control(key="practice-diff").set_value("any").run()
-    at.number_input[0].set_value(at.number_input[0].max).run()
+    at.number_input[0].set_value(999).run()  # more than the pool: the test takes them all
     at.radio(key="practice-reveal").set_value("at the end").run()
     at = button(at, "Start practice test").click().run()
     for _ in range(60):  # skip MCQs until a short answer shows up

@@ -29,6 +29,18 @@ def _start(candidate: Candidate, module: str, difficulty: str, count: int, revea
     st.query_params["attempt"] = attempt.id
 
 
+def _count(asked: int, available: int, difficulty: str) -> int:
+    """The number of questions the test will have (0: none can start), saying so when it is not what was asked."""
+    if asked < 1:
+        st.error("Choose at least one question.")
+        return 0
+    if asked > available:
+        which = "" if difficulty == "any" else f"{difficulty} "
+        st.warning(f"Only {available} {which}questions match this topic, so the test will have {available}.")
+        return available
+    return asked
+
+
 def render() -> None:
     bank = services.bank()
     candidate = nav.candidate()
@@ -46,17 +58,21 @@ def render() -> None:
     if not available:
         st.warning(f"No {difficulty} questions in this module yet: choose another difficulty.")
         return
-    count = int(st.number_input("Questions", min_value=1, max_value=available, value=min(10, available), step=1,
+    # No bounds on the widget: Streamlit shows an out-of-range entry only as a red field, keeps the last valid
+    # count and starts with that. Here the candidate reads what happens to the number they typed.
+    asked = int(st.number_input("Questions", value=min(10, available), step=1,
                                 key=f"practice-count-{module_id}-{difficulty}"))
+    count = _count(asked, available, difficulty)
     reveal = st.radio("Reveal answers", list(REVEALS), horizontal=True, key="practice-reveal")
     by = {d: sum(1 for i in whole if i.difficulty == d) for d in Difficulty}
     st.caption(f"Pool: {by[Difficulty.EASY]} easy, {by[Difficulty.MEDIUM]} medium, {by[Difficulty.HARD]} hard · "
                f"{available} match this difficulty")
-    preview = assemble_practice(bank, module_id, DIFFICULTIES[difficulty], count, random.Random(0))
-    st.info(f"{count} questions · about {estimate_minutes(preview)} min")
+    if count:
+        preview = assemble_practice(bank, module_id, DIFFICULTIES[difficulty], count, random.Random(0))
+        st.info(f"{count} questions · about {estimate_minutes(preview)} min")
     state.show_flash("practice")
     unfinished = services.journey().current_open_attempt(candidate, module_id, KIND)
     if unfinished is not None:
         offer_resume(candidate, unfinished)
-    st.button("Start practice test", type="primary", on_click=_start,
+    st.button("Start practice test", type="primary", on_click=_start, disabled=not count,
               args=(candidate, module_id, difficulty, count, reveal))

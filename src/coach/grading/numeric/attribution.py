@@ -13,7 +13,7 @@ number (check.py, `_misplaced`). Pure and lexical: no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -66,21 +66,25 @@ def _placed_as(here: frozenset[str], own: frozenset[str], other: frozenset[str])
     return len(here & other) >= len(here & own) + MARGIN
 
 
-def reads_as(answer: str, a: QuantityResult, b: QuantityResult, results: Sequence[QuantityResult]) -> bool:
-    """Does a's number sit clearly in b's clause rather than its own? (`results`: the check's quantities)"""
-    own_a, own_b = _own(a, results), _own(b, results)
+def reads_as(answer: str, a: QuantityResult, b: QuantityResult, results: Sequence[QuantityResult],
+             owns: Mapping[int, frozenset[str]] | None = None) -> bool:
+    """Does a's number sit clearly in b's clause rather than its own? (`results`: the check's quantities;
+    `owns`: their `_own` words by `id` of the spec, when the caller has them)"""
+    own_a = owns[id(a.spec)] if owns is not None else _own(a, results)
+    own_b = owns[id(b.spec)] if owns is not None else _own(b, results)
     return own_a != own_b and _placed_as(_here(answer, a, results), own_a, own_b)
 
 
 def swapped(answer: str, results: Sequence[QuantityResult]) -> tuple[QuantityResult, QuantityResult] | None:
     """The first pair of right numbers the answer gives to each other's places, or None."""
     placed = [r for r in results if r.right and r.found is not None and r.spec.context]
+    owns = {id(r.spec): _own(r, results) for r in placed}  # once per quantity, not once per pair it is tried in
     for a, b in combinations(placed, 2):
         assert a.found is not None and b.found is not None
         if a.found.start == b.found.start or abs(a.spec.shown - b.spec.shown) <= a.spec.tolerance * abs(b.spec.shown):
             continue  # one number read for both, or one value under two names
         if a.found.dims != b.found.dims:
             continue  # a time and a rate cannot trade places
-        if reads_as(answer, a, b, results) and reads_as(answer, b, a, results):
+        if reads_as(answer, a, b, results, owns) and reads_as(answer, b, a, results, owns):
             return a, b
     return None

@@ -23,7 +23,7 @@ from coach.grading.guards.negation import contradiction_votes, negates, topic_st
 from coach.grading.offline.calibration import Verdicts
 from coach.grading.offline.cross import CriterionReading
 from coach.grading.offline.encoding import Encoded
-from coach.grading.score import Verdict
+from coach.grading.score import CriterionResult, Verdict
 from coach.grading.target import CriterionSpec
 
 MISCONCEPTION_NAMED = 0.6  # cosine of the contradicting span to a misconception phrasing that names it
@@ -179,3 +179,24 @@ def denies_misconception(text: str, misconception: Sequence[str], question: str)
         c, a = contradiction_votes(text, phrasing, topic)
         contra, agree = contra + c, agree + a
     return contra > agree
+
+
+def consistent(results: Sequence[CriterionResult], specs: Sequence[CriterionSpec],
+               fallbacks: Sequence[tuple[Verdict, str | None, str]]) -> list[CriterionResult]:
+    """The verdicts, with no sentence read both ways at once: a sentence that meets one criterion, to which a
+    misconception is attached, makes that criterion's point, the opposite of the misconception, so it names that
+    misconception on no other criterion. Such a criterion takes its verdict short of contradicted (`fallbacks`:
+    verdict, evidence and reason per criterion). Two criteria can share a misconception ("decode is
+    compute-bound" against both "every step reads all the weights" and "more FLOP/s does not help"), and each
+    weighs a sentence against its own texts: "decode is limited by memory bandwidth rather than FLOPs" is
+    clearly the first's point, yet nearer the misconception than to anything the second says."""
+    out = list(results)
+    for i, r in enumerate(results):
+        if r.verdict != Verdict.CONTRADICTED or r.misconception_id is None or r.evidence is None:
+            continue
+        if any(o.verdict == Verdict.MET and o.evidence == r.evidence and r.misconception_id in spec.misconceptions
+               for k, (o, spec) in enumerate(zip(results, specs, strict=True)) if k != i):
+            verdict, evidence, reason = fallbacks[i]
+            out[i] = r.model_copy(update={"verdict": verdict, "evidence": evidence, "reason": reason,
+                                          "misconception_id": None})
+    return out

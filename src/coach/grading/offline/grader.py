@@ -301,7 +301,7 @@ class EmbeddingGrader:
             sim, where = crit.misconception_match(vecs, enc)
             if sim >= v.misconception:
                 mis_hits[mid] = (sim, where)
-        results = []
+        results, fallbacks = [], []
         recalls, hards = match.crit_recall()
         found = contradiction.find(enc, ctx, self._denies) if self.checker is not None and reading is None else None
         for j, spec in enumerate(ctx.target.criteria):
@@ -318,6 +318,8 @@ class EmbeddingGrader:
             if reading is not None and reading.criteria:
                 read_j = reading.criteria[j]
                 verdict, reason = crit.judge(sim, read_j, v)
+                short, short_reason = crit.judge(sim, read_j, v, contradiction=False)
+                fallbacks.append((short, read_j.best.span if short != Verdict.MISSED else None, short_reason))
                 named = crit.named_misconception(spec, read_j.opposed.span, enc, ctx.misconceptions,
                                                  ctx.crit_own[j]) if verdict == Verdict.CONTRADICTED else None
                 if named is not None and self._denies(read_j.opposed.span, named, ctx):
@@ -335,6 +337,8 @@ class EmbeddingGrader:
                     hit = None
                     evidence = read_j.best.span if verdict != Verdict.MISSED else None
             else:
+                short, _ = crit.judge(sim, None, v)
+                fallbacks.append((short, evidence if short != Verdict.MISSED else None, ""))
                 unconfirmed = False  # a phrasing match the cross-encoder neither vetoes nor reads as the opposite
                 if hit is not None and self.checker is not None:
                     confirmed = contradiction.confirms(phrased or enc.text, spec, self.checker, v)
@@ -365,4 +369,4 @@ class EmbeddingGrader:
                 criterion_id=spec.id, description=spec.description, weight=spec.weight, dimension=spec.dimension,
                 verdict=verdict, similarity=round(sim, 4), evidence=evidence, misconception_id=hit, reason=reason,
             ))
-        return results
+        return crit.consistent(results, ctx.target.criteria, fallbacks)

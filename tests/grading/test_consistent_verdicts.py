@@ -3,6 +3,8 @@ that criterion's point, so it names that misconception on no other criterion (`c
 
 from __future__ import annotations
 
+import pytest
+
 from coach.content.bank import Bank
 from coach.content.render import render
 from coach.grading.attempt import target_for
@@ -16,10 +18,13 @@ DENIAL = ("At small batch, decode is limited by memory bandwidth rather than FLO
           "the full set of weights out of HBM.")
 
 
-def test_a_sentence_that_meets_one_criterion_names_its_misconception_on_no_other(bank: Bank, default_path) -> None:  # type: ignore[no-untyped-def]
-    score = default_path.grade(DENIAL, target_for(bank, render(bank.items["if-dm-why"])))
+@pytest.mark.parametrize(("item_id", "met"), [("if-dm-why", "weights-every-step"),
+                                             ("mp-dp-vs-tp-8b-short", "mechanism")])
+def test_a_sentence_that_meets_one_criterion_names_its_misconception_on_no_other(bank: Bank, default_path,  # type: ignore[no-untyped-def]
+                                                                              item_id: str, met: str) -> None:
+    score = default_path.grade(DENIAL, target_for(bank, render(bank.items[item_id])))
     verdicts = {c.criterion_id: c for c in score.criteria}
-    assert verdicts["weights-every-step"].verdict == Verdict.MET, verdicts["weights-every-step"]
+    assert verdicts[met].verdict == Verdict.MET, verdicts[met]
     assert not [c for c in score.criteria if c.verdict == Verdict.CONTRADICTED or c.misconception_id], score.criteria
 
 

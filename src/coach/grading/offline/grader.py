@@ -333,17 +333,19 @@ class EmbeddingGrader:
                     verdict, evidence = Verdict.CONTRADICTED, phrased
                 else:  # not contradicted: no misconception is named, whatever the bi-encoder matched
                     if verdict == Verdict.CONTRADICTED:  # read as the opposite of no known misconception
-                        verdict, reason = crit.judge(sim, read_j, v, contradiction=False)
+                        verdict, _, reason = fallbacks[-1]
                     hit = None
                     evidence = read_j.best.span if verdict != Verdict.MISSED else None
             else:
-                short, _ = crit.judge(sim, None, v)
-                fallbacks.append((short, evidence if short != Verdict.MISSED else None, ""))
                 unconfirmed = False  # a phrasing match the cross-encoder neither vetoes nor reads as the opposite
                 if hit is not None and self.checker is not None:
                     confirmed = contradiction.confirms(phrased or enc.text, spec, self.checker, v)
                     if not confirmed:  # read as right (a veto), or a doubt
                         hit, unconfirmed = None, confirmed is None
+                short, _ = crit.judge(sim, None, v)
+                if unconfirmed and short == Verdict.MET:  # close to a misconception, and the doubt stays
+                    short = Verdict.PARTIAL
+                fallbacks.append((short, evidence if short != Verdict.MISSED else None, ""))
                 # the negation guard reads a sentence as stating the opposite of this point: that one is the
                 # evidence, and another sentence the models place near a misconception names nothing
                 guard_span = negated.get(spec.id)
@@ -361,9 +363,7 @@ class EmbeddingGrader:
                     verdict, evidence = Verdict.CONTRADICTED, negated[spec.id]
                     reason = "states the opposite of this point"
                 else:
-                    verdict, _ = crit.judge(sim, None, v)
-                    if unconfirmed and verdict == Verdict.MET:  # close to a misconception, and the doubt stays
-                        verdict = Verdict.PARTIAL
+                    verdict, _, _ = fallbacks[-1]
                     evidence = None if verdict == Verdict.MISSED else evidence
             results.append(CriterionResult(
                 criterion_id=spec.id, description=spec.description, weight=spec.weight, dimension=spec.dimension,

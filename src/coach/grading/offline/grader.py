@@ -318,7 +318,8 @@ class EmbeddingGrader:
             if reading is not None and reading.criteria:
                 read_j = reading.criteria[j]
                 verdict, reason = crit.judge(sim, read_j, v)
-                short, short_reason = crit.judge(sim, read_j, v, contradiction=False)
+                short, short_reason = (verdict, reason) if verdict != Verdict.CONTRADICTED else crit.judge(
+                    sim, read_j, v, contradiction=False)
                 fallbacks.append((short, read_j.best.span if short != Verdict.MISSED else None, short_reason))
                 named = crit.named_misconception(spec, read_j.opposed.span, enc, ctx.misconceptions,
                                                  ctx.crit_own[j]) if verdict == Verdict.CONTRADICTED else None
@@ -331,11 +332,9 @@ class EmbeddingGrader:
                     if verdict != Verdict.CONTRADICTED:
                         reason = "close to a catalogue statement of this misconception"
                     verdict, evidence = Verdict.CONTRADICTED, phrased
-                else:  # not contradicted: no misconception is named, whatever the bi-encoder matched
-                    if verdict == Verdict.CONTRADICTED:  # read as the opposite of no known misconception
-                        verdict, _, reason = fallbacks[-1]
+                else:  # not contradicted (nor read as the opposite of a known misconception): nothing is named
+                    verdict, evidence, reason = fallbacks[-1]
                     hit = None
-                    evidence = read_j.best.span if verdict != Verdict.MISSED else None
             else:
                 unconfirmed = False  # a phrasing match the cross-encoder neither vetoes nor reads as the opposite
                 if hit is not None and self.checker is not None:
@@ -363,8 +362,7 @@ class EmbeddingGrader:
                     verdict, evidence = Verdict.CONTRADICTED, negated[spec.id]
                     reason = "states the opposite of this point"
                 else:
-                    verdict, _, _ = fallbacks[-1]
-                    evidence = None if verdict == Verdict.MISSED else evidence
+                    verdict, evidence, _ = fallbacks[-1]
             results.append(CriterionResult(
                 criterion_id=spec.id, description=spec.description, weight=spec.weight, dimension=spec.dimension,
                 verdict=verdict, similarity=round(sim, 4), evidence=evidence, misconception_id=hit, reason=reason,

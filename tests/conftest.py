@@ -115,10 +115,19 @@ def database(db_url):  # type: ignore[no-untyped-def]
     yield db
     db.dispose()
 @pytest.fixture(scope="session")
-def checked_grader(embedder, pair_scorer):  # type: ignore[no-untyped-def]
-    """The offline grader as the app builds it: the cross-encoder checks contradiction candidates only."""
+def check_scorer(pair_scorer):  # type: ignore[no-untyped-def]
+    """The contradiction check as the app builds it: the two shipped adapters, which must agree."""
+    from coach.grading.offline.consensus import Consensus
+    from coach.providers.cross_encoder import SECOND_ADAPTER_FOLDER, CrossEncoderScorer, shipped_adapter
+
+    return Consensus([pair_scorer, CrossEncoderScorer(shipped_adapter(SECOND_ADAPTER_FOLDER))])
+
+
+@pytest.fixture(scope="session")
+def checked_grader(embedder, check_scorer):  # type: ignore[no-untyped-def]
+    """The offline grader as the app builds it: the cross-encoders check contradiction candidates only."""
     from coach.grading.offline.grader import EmbeddingGrader
-    return EmbeddingGrader(embedder, checker=pair_scorer)
+    return EmbeddingGrader(embedder, checker=check_scorer)
 
 
 @pytest.fixture(scope="session")

@@ -26,6 +26,9 @@ from coach.providers.passes import exact_ladder, padded, pass_rows
 from coach.providers.st_embedder import model_path
 
 ADAPTER_FOLDER = "cross_encoder"
+# a second adapter, trained by the same command on today's bank (so `coach train cross-encoder` regenerates it):
+# the contradiction check asks both (grading/offline/consensus.py)
+SECOND_ADAPTER_FOLDER = "cross_encoder_v4"
 META_FILE = "cross_encoder.json"
 MAX_LENGTH = 256  # tokens of a pair; the longer text of a pair too long is cut from its end
 # Like embed_full: passes of a few fixed shapes (rows, padded length), so a pair's scores never depend on its
@@ -35,8 +38,14 @@ _TOKENS = 1024
 _STEP = 8
 
 
-def shipped_adapter() -> Path:
-    return Path(str(resources.files("coach").joinpath("data", ADAPTER_FOLDER)))
+def shipped_adapter(folder: str = ADAPTER_FOLDER) -> Path:
+    return Path(str(resources.files("coach").joinpath("data", folder)))
+
+
+def shipped_adapters() -> list[Path]:
+    """The shipped adapters that are installed, the first one first."""
+    return [p for p in (shipped_adapter(), shipped_adapter(SECOND_ADAPTER_FOLDER))
+            if (p / "adapter_config.json").exists()]
 
 
 def adapter_meta(folder: Path) -> dict[str, Any]:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 _embedder: SentenceTransformerEmbedder | None = None
 _pair_scorer: CrossEncoderScorer | None = None
+_second_scorer: CrossEncoderScorer | None = None
 _embedder_lock = threading.Lock()
 
 
@@ -60,3 +61,25 @@ def default_pair_scorer() -> CrossEncoderScorer | None:
                     return None
                 _pair_scorer = CrossEncoderScorer(folder)
     return _pair_scorer
+
+
+def check_scorers() -> list[CrossEncoderScorer]:
+    """The cross-encoders the contradiction check asks: the process-wide one and, unless
+    COACH_CROSS_ENCODER_ADAPTER names a single adapter, the second shipped adapter; empty when none is installed."""
+    global _second_scorer
+    first = default_pair_scorer()
+    if first is None:
+        return []
+    from coach.config import get_settings
+
+    if get_settings().cross_encoder_adapter is not None:
+        return [first]
+    with _embedder_lock:
+        if _second_scorer is None:
+            from coach.providers.cross_encoder import CrossEncoderScorer, shipped_adapters
+
+            rest = shipped_adapters()[1:]
+            if not rest:
+                return [first]
+            _second_scorer = CrossEncoderScorer(rest[0])
+    return [first, _second_scorer]

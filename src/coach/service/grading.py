@@ -1,12 +1,14 @@
 """The offline grader the product grades with, built from the settings: the bi-encoder, and the shipped
-cross-encoder either checking contradiction candidates (COACH_CONTRADICTION_CHECK, on by default) or reading
-every criterion (COACH_CROSS_ENCODER, off by default). Without an adapter, the bi-encoder alone."""
+cross-encoder either checking contradiction candidates (COACH_CONTRADICTION_CHECK, on by default; the two shipped
+adapters must agree, `Consensus`) or reading every criterion (COACH_CROSS_ENCODER, off by default; the first
+adapter). Without an adapter, the bi-encoder alone."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from coach.config import get_settings
+from coach.grading.offline.consensus import Consensus
 from coach.grading.offline.grader import EmbeddingGrader
 from coach.providers.base import Embedder, PairScorer
 
@@ -24,13 +26,15 @@ def settings_scorers(cross: bool | None = None, check: bool | None = None) -> tu
                                                                                     PairScorer | None]:
     """(pair_scorer, checker) for EmbeddingGrader: the cross-encoder reads everything or checks contradictions;
     (None, None) when neither is asked for or no adapter is installed."""
-    from coach.providers.registry import default_pair_scorer
+    from coach.providers.registry import check_scorers, default_pair_scorer
 
     cross, check = scorer_modes(cross, check)
     if not (cross or check):
         return None, None
-    scorer = default_pair_scorer()
-    return (scorer, None) if cross else (None, scorer)
+    if cross:
+        return default_pair_scorer(), None
+    scorers = check_scorers()
+    return None, (Consensus(scorers) if len(scorers) > 1 else scorers[0] if scorers else None)
 
 
 def offline_grader(embedder: Embedder | None = None, **kwargs: Any) -> EmbeddingGrader:

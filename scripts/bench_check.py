@@ -5,8 +5,8 @@
 Each run draws a seeded readiness check from the real bank (the modules in turn), answers each MCQ at random
 and each short item with the first two sentences of its model answer, then grades it with a fresh grader: the
 models are loaded and warm, but no answer, target, pair or per-text result is cached. `--ahead` first encodes
-the short items' targets, as the app's grade-ahead does while the candidate answers. By default the shipped
-cross-encoder checks contradiction candidates, as the app grades; `--cross` reads every criterion with it;
+the short items' targets, as the app's grade-ahead does while the candidate answers. By default the two shipped
+cross-encoders check contradiction candidates, as the app grades; `--cross` reads every criterion with the first;
 `--no-check` grades with the bi-encoder alone. `--paraphrases` answers each short item with a colleague's
 paraphrase from `devsets/paraphrases.yaml` instead: the model answer's own sentences are right texts the check
 weighs a span against, so they send it no candidate to read. Prints JSON: each run's seconds, the median, and
@@ -28,7 +28,8 @@ from coach.evals.devsets import DEFAULT_DIR, load
 from coach.evals.sample_check import answered_check
 from coach.grading.attempt import grade_attempt, target_for
 from coach.grading.offline.grader import EmbeddingGrader
-from coach.providers.registry import default_embedder, default_pair_scorer
+from coach.providers.registry import default_embedder
+from coach.service.grading import settings_scorers
 
 
 def main() -> None:
@@ -42,7 +43,8 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     bank = load_bank(get_settings().content_dir)
     embedder = default_embedder()
-    scorer = None if args.no_check else default_pair_scorer()
+    pair_scorer, checker = settings_scorers(cross=args.cross, check=not args.no_check)  # as the app builds them
+    scorer = pair_scorer or checker
     embedder.embed(["warm up"])
     load_before = os.getloadavg()[0]
     seconds = []
@@ -51,8 +53,7 @@ def main() -> None:
         attempt = answered_check(bank, sorted(bank.modules)[seed % len(bank.modules)], seed, answers)
         clear_model_caches(embedder, scorer)  # cold: no vector, score or per-text work is cached
         clear_text_caches()
-        grader = EmbeddingGrader(embedder, pair_scorer=scorer if args.cross else None,
-                                 checker=None if args.cross else scorer)
+        grader = EmbeddingGrader(embedder, pair_scorer=pair_scorer, checker=checker)
         if args.ahead:
             for item in attempt.items:
                 if item.type == "short":

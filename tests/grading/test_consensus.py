@@ -54,3 +54,12 @@ def test_it_counts_every_members_passes_and_names_them() -> None:
 def test_it_needs_a_member() -> None:
     with pytest.raises(ValueError, match="at least one"):
         Consensus([])
+
+
+def test_the_bench_empties_each_members_cache() -> None:
+    from coach.evals.bench import clear_model_caches
+
+    a, b = Fixed("a"), Fixed("b")
+    a._cache, b._cache = {"pair": 1}, {"pair": 2}  # type: ignore[attr-defined]
+    clear_model_caches(Consensus([a, b]))
+    assert a._cache == {} and b._cache == {}  # type: ignore[attr-defined]

@@ -104,6 +104,7 @@ def clear_text_caches() -> None:
 def clear_model_caches(*models: Any) -> None:
     """Empty the embedder's and the pair scorer's caches of vectors and scores (None is skipped)."""
     for model in models:
+        clear_model_caches(*getattr(model, "members", ()))  # a consensus of scorers: each keeps its own
         cache = getattr(model, "_cache", None)
         if cache is not None:
             cache.clear()

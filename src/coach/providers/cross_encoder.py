@@ -42,12 +42,6 @@ def shipped_adapter(folder: str = ADAPTER_FOLDER) -> Path:
     return Path(str(resources.files("coach").joinpath("data", folder)))
 
 
-def shipped_adapters() -> list[Path]:
-    """The shipped adapters that are installed, the first one first."""
-    return [p for p in (shipped_adapter(), shipped_adapter(SECOND_ADAPTER_FOLDER))
-            if (p / "adapter_config.json").exists()]
-
-
 def adapter_meta(folder: Path) -> dict[str, Any]:
     path = folder / META_FILE
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}

@@ -76,10 +76,10 @@ def check_scorers() -> list[CrossEncoderScorer]:
         return [first]
     with _embedder_lock:
         if _second_scorer is None:
-            from coach.providers.cross_encoder import CrossEncoderScorer, shipped_adapters
+            from coach.providers.cross_encoder import SECOND_ADAPTER_FOLDER, CrossEncoderScorer, shipped_adapter
 
-            rest = shipped_adapters()[1:]
-            if not rest:
+            second = shipped_adapter(SECOND_ADAPTER_FOLDER)
+            if not (second / "adapter_config.json").exists():
                 return [first]
-            _second_scorer = CrossEncoderScorer(rest[0])
+            _second_scorer = CrossEncoderScorer(second)
     return [first, _second_scorer]

@@ -29,10 +29,6 @@ class Consensus:
         self.members = tuple(members)
         self.name = "consensus-" + "+".join(str(getattr(m, "name", "scorer")) for m in self.members)
 
-    @property
-    def forward_rows(self) -> int:
-        return sum(int(getattr(m, "forward_rows", 0)) for m in self.members)
-
     def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> Matrix:
         readings = np.stack([np.asarray(m.score_pairs(pairs), dtype=np.float32) for m in self.members])
         out = readings.mean(axis=0)
